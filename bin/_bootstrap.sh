@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# Shared set-up for bin/pipeline and bin/test: checks Java, creates the project's virtual
+# environment (.venv, or $CDC_VENV) and installs the pinned dependencies when they changed.
+# Sourced, not run.
+
+set -euo pipefail
+
+PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PROJECT_DIR
+
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+if ! command -v "$java_bin" >/dev/null 2>&1; then
+    cat >&2 <<'MSG'
+ERROR: Java was not found. Spark needs a Java runtime, version 17 or newer.
+  Debian/Ubuntu:  sudo apt-get install -y openjdk-17-jre-headless
+  macOS:          brew install openjdk@17
+  or set JAVA_HOME to an existing JDK/JRE 17+ installation.
+MSG
+    exit 3
+fi
+java_major="$("$java_bin" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)"
+if [ -n "$java_major" ] && [ "$java_major" -lt 17 ]; then
+    echo "ERROR: Java $java_major found ($java_bin); Spark 4 needs Java 17 or newer." >&2
+    echo "  Install openjdk-17 (or newer) and point JAVA_HOME at it." >&2
+    exit 3
+fi
+
+PYTHON="${PYTHON:-python3}"
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+    echo "ERROR: Python 3.10+ is required (found: $("$PYTHON" --version 2>&1))." >&2
+    echo "  Set PYTHON=/path/to/python3.10+ and run again." >&2
+    exit 3
+fi
+
+VENV="${CDC_VENV:-$PROJECT_DIR/.venv}"
+stamp="$VENV/.installed-$(cat "$PROJECT_DIR/requirements.lock" "$PROJECT_DIR/pyproject.toml" \
+    | "$PYTHON" -c 'import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:16])')"
+if [ ! -f "$stamp" ]; then
+    echo "==> setting up $VENV (first run, or dependencies changed)"
+    "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    "$VENV/bin/python" -m pip install --quiet -r "$PROJECT_DIR/requirements.lock"
+    "$VENV/bin/python" -m pip install --quiet --no-deps -e "$PROJECT_DIR"
+    rm -f "$VENV"/.installed-*
+    touch "$stamp"
+fi
+export PATH="$VENV/bin:$PATH"
+# Python workers must run the project's interpreter, or Arrow UDFs cannot import pyarrow.
+export PYSPARK_PYTHON="${PYSPARK_PYTHON:-$VENV/bin/python}"
+cd "$PROJECT_DIR"

@@ -1,0 +1,128 @@
+"""Build the in-process SparkSession that dbt-spark's `method: session` will reuse.
+
+dbt-spark calls `SparkSession.builder...getOrCreate()`; a session created earlier in the same
+process is the one it gets. Static settings (master, metastore, warehouse, driver memory) only
+take effect when the session is first created, so they are read here from the same place dbt
+reads them: the `server_side_parameters` of the selected target in `profiles/profiles.yml`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import zipfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+import yaml
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import SparkSession
+
+PROFILE_NAME = "cdc_history"
+_MISSING = object()
+
+
+class SettingsError(RuntimeError):
+    """The profile cannot be resolved (unknown target, missing environment variable)."""
+
+
+def project_dir() -> Path:
+    """The dbt project: $CDC_PROJECT_DIR, else the working directory if it holds one, else ours."""
+    explicit = os.environ.get("CDC_PROJECT_DIR")
+    if explicit:
+        return Path(explicit).resolve()
+    cwd = Path.cwd()
+    if (cwd / "dbt_project.yml").is_file():
+        return cwd
+    return Path(__file__).resolve().parent.parent
+
+
+def prepare_environment(root: Path) -> None:
+    """Default the variables that dbt and the profile read, without overriding the user's."""
+    local_dir = Path(os.environ.get("CDC_LOCAL_DIR", root / ".local")).resolve()
+    local_dir.mkdir(parents=True, exist_ok=True)
+    os.environ["CDC_LOCAL_DIR"] = str(local_dir)
+    os.environ.setdefault("DBT_PROJECT_DIR", str(root))
+    os.environ.setdefault("DBT_PROFILES_DIR", str(root / "profiles"))
+    os.environ.setdefault("DBT_LOG_PATH", str(root / "logs"))
+    os.environ.setdefault("DBT_TARGET_PATH", str(root / "target"))
+    # Python workers must start the interpreter that has pyarrow and python_udfs installed.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+
+
+def _env_var(name: str, default: Any = _MISSING) -> str:
+    """dbt's env_var(): the value, else the default, else an error naming the variable."""
+    if name in os.environ:
+        return os.environ[name]
+    if default is _MISSING:
+        raise SettingsError(f"profiles.yml needs the environment variable {name}; set it and rerun")
+    return str(default)
+
+
+def _render(value: Any, env: jinja2.Environment) -> Any:
+    if isinstance(value, str):
+        return env.from_string(value).render()
+    if isinstance(value, Mapping):
+        return {key: _render(item, env) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_render(item, env) for item in value]
+    return value
+
+
+def spark_settings(profiles_dir: Path, target: str | None = None) -> tuple[str, dict[str, str]]:
+    """(target name, Spark settings) of the profile, rendered as dbt renders it."""
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined)
+    env.globals["env_var"] = _env_var
+    raw = yaml.safe_load((profiles_dir / "profiles.yml").read_text())
+    profile = raw[PROFILE_NAME]
+    chosen = target or os.environ.get("DBT_TARGET") or _render(profile["target"], env)
+    outputs = profile["outputs"]
+    if chosen not in outputs:
+        known = ", ".join(sorted(outputs))
+        raise SettingsError(f"unknown target {chosen!r} in {profiles_dir}/profiles.yml ({known})")
+    output = outputs[chosen]
+    if output.get("method") != "session":
+        raise SettingsError(f"target {chosen!r} must use method: session")
+    params = _render(output.get("server_side_parameters") or {}, env)
+    return chosen, {key: str(value) for key, value in params.items() if str(value) != ""}
+
+
+def _udf_archive(local_dir: Path) -> Path:
+    """A zip of python_udfs, shipped to executors so the UDFs import on every worker."""
+    package = Path(__file__).resolve().parent
+    archive = local_dir / "python_udfs.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for path in sorted(package.rglob("*.py")):
+            bundle.write(path, Path("python_udfs") / path.relative_to(package))
+    return archive
+
+
+def build_spark_session(settings: Mapping[str, str]) -> SparkSession:
+    """Create (or return) the process's SparkSession with these settings and our UDFs."""
+    from pyspark.sql import SparkSession
+
+    from python_udfs.spark import register_udfs
+
+    builder = SparkSession.builder.enableHiveSupport()
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel(os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR"))
+    local_dir = Path(os.environ.get("CDC_LOCAL_DIR", ".local"))
+    spark.sparkContext.addPyFile(str(_udf_archive(local_dir)))
+    register_udfs(spark)
+    return spark
+
+
+def target_from_args(args: Sequence[str]) -> str | None:
+    """The value of dbt's --target/-t flag, if given."""
+    for position, arg in enumerate(args):
+        if arg in ("--target", "-t") and position + 1 < len(args):
+            return args[position + 1]
+        if arg.startswith("--target="):
+            return arg.split("=", 1)[1]
+    return None
