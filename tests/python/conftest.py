@@ -58,8 +58,15 @@ def run_dbt(spark: object) -> DbtRunner:
         expect_success: bool = True,
     ) -> object:
         os.environ["CDC_SCHEMA"] = schema
-        full = [*args, "--project-dir", str(PROJECT_DIR), "--profiles-dir",
-                str(PROJECT_DIR / "profiles"), "--target", "local"]
+        full = [
+            *args,
+            "--project-dir",
+            str(PROJECT_DIR),
+            "--profiles-dir",
+            str(PROJECT_DIR / "profiles"),
+            "--target",
+            "local",
+        ]
         if vars:
             full += ["--vars", json.dumps(vars)]
         result = dbtRunner().invoke(full)

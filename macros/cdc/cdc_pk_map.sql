@@ -1,0 +1,9 @@
+{% macro cdc_pk_map(key_columns, image) %}
+    {#- The canonical key map (spec F.1 pk): key column -> text value, in key order, taken from
+        a row-image map expression. -#}
+    map(
+        {%- for name in key_columns %}
+        '{{ name | lower }}', {{ image }}['{{ name | lower }}']{{ ',' if not loop.last }}
+        {%- endfor %}
+    )
+{%- endmacro %}

@@ -1,0 +1,14 @@
+{% macro create_as_of_function(table_name) %}
+    {#- DDL of the persistent table function <schema>.<table>_as_of(point STRING): the rows of
+        point_in_time_query for any point given at query time. -#}
+    {%- set returns = ['pk_string string'] -%}
+    {%- for column in cdc_table_columns(table_name) -%}
+        {%- do returns.append(column.name ~ ' ' ~ column.type) -%}
+    {%- endfor -%}
+    {%- do returns.extend([
+        'last_op string', 'last_order_key string', 'last_changed_at timestamp',
+        'last_change_id string', 'previous_image map<string, string>']) -%}
+    create or replace function {{ this.schema }}.{{ table_name }}_as_of(point string)
+    returns table ({{ returns | join(', ') }})
+    return {{ point_in_time_query(table_name, 'point') }}
+{% endmacro %}

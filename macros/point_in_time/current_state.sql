@@ -1,0 +1,10 @@
+{% macro current_state(history) %}
+    {#- The whole body of dim_<table>_current (SCD1): the live rows of a dim_*_history model,
+        one per key, i.e. its current versions that are not deleted. -#}
+    {%- if history is none -%}
+        {{ exceptions.raise_compiler_error("current_state: history (a ref) is required") }}
+    {%- endif %}
+select *
+from {{ history }}
+where is_current and not is_deleted
+{%- endmacro %}

@@ -1,0 +1,88 @@
+{% macro point_in_time_query(table_name, point) %}
+    {#- Each key's row of `table_name` as it stood at `point` (see cdc_point_filter), with
+        its previous image, by the before-image left outer join of seed 000: the left side
+        scans the images up to the point, before-images excluded, and keeps each key's latest;
+        the right side joins the before-image ('B') of that same change. Keys whose latest
+        image is a delete, a key move or precedes a TRUNCATE are absent. -#}
+    {%- if point is none or point == '' -%}
+        {{ exceptions.raise_compiler_error("point_in_time_query: point is required") }}
+    {%- endif -%}
+    {%- set columns = cdc_table_columns(table_name) %}
+with
+
+images as (
+
+    select *
+    from {{ ref('fct_cdc_change_images') }}
+    where source_table = '{{ table_name }}'
+
+),
+
+up_to_point as (
+
+    select *
+    from images
+    where not images.is_before_image and {{ cdc_point_filter('images', point) }}
+
+),
+
+last_truncate as (
+
+    select max(up_to_point.order_key) as order_key
+    from up_to_point
+    where up_to_point.image_oper = 'T'
+
+),
+
+ranked as (
+
+    select
+        up_to_point.*,
+        row_number() over (
+            partition by up_to_point.pk_string
+            order by up_to_point.order_key desc, up_to_point.row_exists asc
+        ) as recency
+    from up_to_point
+    where up_to_point.pk_string is not null
+
+),
+
+standing as (
+
+    select ranked.*
+    from ranked
+    cross join last_truncate
+    where
+        ranked.recency = 1
+        and ranked.row_exists
+        and (last_truncate.order_key is null or ranked.order_key > last_truncate.order_key)
+
+),
+
+with_previous as (
+
+    select
+        standing.*,
+        before_images.image as previous_image
+    from standing
+    left join images as before_images
+        on
+            standing.order_key = before_images.order_key
+            and standing.change_id = before_images.change_id
+            and before_images.image_oper = 'B'
+
+)
+
+select
+    with_previous.pk_string,
+    {% for column in columns -%}
+    {{ cdc_text_value("with_previous.image['" ~ column.name ~ "']", column.type) }}
+        as {{ column.name }},
+    {% endfor -%}
+    with_previous.image_oper as last_op,
+    with_previous.order_key as last_order_key,
+    with_previous.effective_at as last_changed_at,
+    with_previous.change_id as last_change_id,
+    with_previous.previous_image
+from with_previous
+{%- endmacro %}

@@ -1,0 +1,64 @@
+{% macro qlik_ct_layout(table_name) %}
+    {#- The change table's physical layout, read from its DDL (spec A.5: count the header
+        columns, never hard-code 7). Returns a dict:
+          header_columns: names with the header prefix before the first data column
+          data_columns:   [{name, source_type, type, is_key}] in change-table order
+          key_columns:    configured key, in key order
+          bit_count:      every change-table column (bit N = column ordinal N)
+          mask_is_text:   the mask landed as hex text (CSV) rather than binary
+        Outside execution (parsing) it returns a placeholder built from the key. -#}
+    {%- set table = cdc_table_config(table_name) -%}
+    {%- set prefix = var('qlik_ct_header_prefix') -%}
+    {%- set key_columns = table['key_columns'] | map('lower') | list -%}
+    {%- set configured_types = table.get('column_types', {}) -%}
+    {%- if not execute -%}
+        {%- set data_columns = [] -%}
+        {%- for name in key_columns -%}
+            {%- do data_columns.append(
+                {'name': name, 'source_type': 'string', 'type': 'string', 'is_key': true}) -%}
+        {%- endfor -%}
+        {{ return({'header_columns': [prefix ~ 'change_seq'], 'data_columns': data_columns,
+                   'key_columns': key_columns, 'bit_count': 1 + data_columns | length,
+                   'mask_is_text': false}) }}
+    {%- endif -%}
+    {%- set relation = source('qlik_ct', table_name ~ '__ct') -%}
+    {%- set columns = adapter.get_columns_in_relation(relation) -%}
+    {%- set header_columns = [] -%}
+    {%- set data_columns = [] -%}
+    {%- set mask_types = [] -%}
+    {%- for column in columns -%}
+        {%- set name = column.name | lower -%}
+        {%- if data_columns | length == 0 and name.startswith(prefix) -%}
+            {%- do header_columns.append(name) -%}
+            {%- if name == prefix ~ 'change_mask' -%}
+                {%- do mask_types.append(column.data_type | lower) -%}
+            {%- endif -%}
+        {%- else -%}
+            {%- do data_columns.append({
+                'name': name,
+                'source_type': column.data_type | lower,
+                'type': (configured_types.get(name) or column.data_type) | lower,
+                'is_key': name in key_columns}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for required in ['change_seq', 'change_oper', 'change_mask', 'operation'] -%}
+        {%- if prefix ~ required not in header_columns -%}
+            {{ exceptions.raise_compiler_error(
+                "qlik_ct_layout: " ~ relation ~ " has no header column " ~ prefix ~ required
+                ~ " before its data columns (columns: "
+                ~ (columns | map(attribute='name') | join(', ')) ~ ")") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set data_names = data_columns | map(attribute='name') | list -%}
+    {%- for name in key_columns -%}
+        {%- if name not in data_names -%}
+            {{ exceptions.raise_compiler_error(
+                "qlik_ct_layout: key column '" ~ name ~ "' of table '" ~ table_name
+                ~ "' is not a column of " ~ relation) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return({'header_columns': header_columns, 'data_columns': data_columns,
+               'key_columns': key_columns,
+               'bit_count': header_columns | length + data_columns | length,
+               'mask_is_text': mask_types[0] == 'string'}) }}
+{% endmacro %}

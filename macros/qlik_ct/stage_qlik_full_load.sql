@@ -1,0 +1,63 @@
+{% macro stage_qlik_full_load(table_name) %}
+    {#- The whole body of stg_qlik_ct__<table>_baseline: the full-load (target) table, i.e. the
+        image the change table starts from (spec A.1), one row per landed row, typed like the
+        change table's data columns, judged like it. A view: it reflects a reload at once. -#}
+    {{- config(materialized='view') -}}
+    {%- set layout = qlik_ct_layout(table_name) -%}
+    {%- set baseline = source('qlik_ct', table_name) %}
+
+{{ depends_on_landing_seed(table_name) }}
+
+with
+
+source as (
+
+    select * from {{ baseline }}
+
+),
+
+typed as (
+
+    select
+        '{{ table_name }}' as source_table,
+        {% for column in layout.data_columns -%}
+        {%- if column.type != column.source_type -%}
+        try_cast(source.{{ column.name }} as {{ column.type }}) as {{ column.name }},
+        {%- else -%}
+        source.{{ column.name }},
+        {%- endif %}
+        {% endfor -%}
+        concat_ws(
+            '; ',
+            {%- for column in layout.data_columns if column.type != column.source_type %}
+            case
+                when
+                    source.{{ column.name }} is not null
+                    and try_cast(source.{{ column.name }} as {{ column.type }}) is null
+                    then 'value of {{ column.name }} is not a valid {{ column.type }}'
+            end,
+            {%- endfor %}
+            {%- for name in layout.key_columns %}
+            case when source.{{ name }} is null then 'null key value in {{ name }}' end,
+            {%- endfor %}
+            cast(null as string)
+        ) as reasons
+    from source
+
+),
+
+final as (
+
+    select
+        typed.source_table,
+        {% for column in layout.data_columns -%}
+        typed.{{ column.name }},
+        {% endfor -%}
+        nullif(typed.reasons, '') as invalid_reason,
+        typed.reasons = '' as is_valid
+    from typed
+
+)
+
+select * from final
+{% endmacro %}

@@ -1,0 +1,65 @@
+{#- One row per valid I/U/D/TRUNCATE change-table row of every configured Qlik table, its
+    before-image (the B row with the same change_seq, spec A.3/A.7) beside it. #}
+{%- set tables = cdc_tables_of('qlik_ct') %}
+
+with
+
+{% for table_name in tables -%}
+{%- set key_columns = cdc_table_config(table_name)['key_columns'] | map('lower') | list -%}
+{{ table_name }}_rows as (
+
+    select
+        staged.source_table,
+        staged.raw_key,
+        staged.order_key,
+        staged.change_seq_at,
+        staged.change_oper,
+        staged.is_truncate,
+        staged.transaction_id,
+        staged.stream_position,
+        staged.op_ts,
+        staged.changed_columns,
+        staged.flags,
+        staged.loaded_at,
+        {{ qlik_ct_image_map(table_name, 'staged') }} as row_image,
+        {{ qlik_ct_column_array(table_name) }} as present_columns
+    from {{ ref('stg_qlik_ct__' ~ table_name) }} as staged
+    where staged.is_valid
+
+),
+
+{{ table_name }}_paired as (
+
+    select
+        changes.*,
+        {{ cdc_pk_string(key_columns, "changes.row_image['{column}']") }} as pk_string,
+        {{ cdc_pk_map(key_columns, 'changes.row_image') }} as pk,
+        before_images.row_image as before_image_row,
+        {{ cdc_pk_string(key_columns, "before_images.row_image['{column}']") }}
+            as before_image_pk_string,
+        {{ cdc_pk_map(key_columns, 'before_images.row_image') }} as before_image_pk,
+        exists(
+            changes.changed_columns,
+            name -> array_contains(array('{{ key_columns | join("', '") }}'), name)
+        ) as mask_sets_key_bits
+    from {{ table_name }}_rows as changes
+    left join {{ table_name }}_rows as before_images
+        on
+            changes.order_key = before_images.order_key
+            and before_images.change_oper = 'B'
+    where changes.change_oper is null or changes.change_oper != 'B'
+
+),
+
+{% endfor -%}
+
+unioned as (
+
+    {% for table_name in tables -%}
+    select * from {{ table_name }}_paired
+    {% if not loop.last %}union all{% endif %}
+    {% endfor %}
+
+)
+
+select * from unioned

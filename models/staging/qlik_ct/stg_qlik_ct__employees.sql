@@ -1,0 +1,1 @@
+{{ stage_qlik_change_table('employees') }}

@@ -1,0 +1,1 @@
+{{ stage_qlik_full_load('order_lines') }}

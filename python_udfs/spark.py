@@ -1,0 +1,59 @@
+"""Spark SQL functions of python_udfs (STYLE 6); the only module that imports pyspark.
+
+Each entry of `SQL_UDFS` becomes a vectorized Arrow UDF: Spark hands it whole Arrow batches of
+its arguments and it returns one Arrow array, computed by a `*_batch` module. Those functions
+turn bad values into an `error` field instead of raising, so one bad row never fails a query.
+
+To add a function: write a wrapper taking and returning `pa.Array` (the type hints tell pyspark
+it is a scalar Arrow UDF), then list it in `SQL_UDFS` with its SQL name and return type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pyarrow as pa
+from pyspark.sql import SparkSession
+from pyspark.sql.functions import arrow_udf
+
+from python_udfs.change_mask_batch import decode_change_mask_batch, decode_hex_change_mask_batch
+
+MASK_RESULT = "struct<positions: array<int>, error: string>"
+
+
+@dataclass(frozen=True)
+class SqlUdf:
+    """One SQL function: its name, its Spark DDL return type, and the Arrow function it runs."""
+
+    name: str
+    return_type: str
+    function: Callable[..., pa.Array]
+
+
+def decode_change_mask(mask: pa.Array, bit_count: pa.Array) -> pa.Array:
+    """decode_change_mask(mask BINARY, bit_count INT) -> {positions, error} (spec A.5)."""
+    return decode_change_mask_batch(mask, bit_count)
+
+
+def decode_hex_change_mask(mask: pa.Array, bit_count: pa.Array, byte_order: pa.Array) -> pa.Array:
+    """decode_hex_change_mask(mask STRING, bit_count INT, byte_order STRING) (spec A.5, B.5).
+
+    byte_order is 'little' (hex text is byte 0 first, the seed's reading) or 'big'.
+    """
+    return decode_hex_change_mask_batch(mask, bit_count, byte_order)
+
+
+SQL_UDFS: tuple[SqlUdf, ...] = (
+    SqlUdf("decode_change_mask", MASK_RESULT, decode_change_mask),
+    SqlUdf("decode_hex_change_mask", MASK_RESULT, decode_hex_change_mask),
+)
+
+# The dbt project's on-run-start guard checks that these functions exist.
+REGISTERED_UDFS: tuple[str, ...] = tuple(udf.name for udf in SQL_UDFS)
+
+
+def register_udfs(spark: SparkSession) -> None:
+    """Register every function of `SQL_UDFS` on this session under its SQL name."""
+    for udf in SQL_UDFS:
+        spark.udf.register(udf.name, arrow_udf(udf.function, udf.return_type))

@@ -1,0 +1,101 @@
+"""The registered SQL functions run the vectorized decoders and agree with the reference."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from chispa import assert_df_equality
+from test_change_mask_batch import reference_hex_row, reference_row
+
+from python_udfs.change_mask import encode_change_mask
+from python_udfs.spark import REGISTERED_UDFS
+
+pytestmark = pytest.mark.spark
+
+MASK_RESULT = "struct<positions: array<int>, error: string>"
+
+
+def test_every_udf_is_registered(spark: Any) -> None:
+    assert set(REGISTERED_UDFS) >= {"decode_change_mask", "decode_hex_change_mask"}
+    for name in REGISTERED_UDFS:
+        assert spark.catalog.functionExists(name), name
+
+
+# (case, SQL expression, (positions, error)); one query runs them all, to keep Spark quick.
+SQL_EXAMPLES = [
+    ("A.13 I", "decode_change_mask(unhex('8003'), 10)", ([7, 8, 9], None)),
+    ("A.13 U", "decode_change_mask(unhex('0002'), 10)", ([9], None)),
+    ("A.13 D", "decode_change_mask(unhex('80'), 10)", ([7], None)),
+    ("A.13 B", "decode_change_mask(unhex(''), 10)", ([], None)),
+    ("null mask", "decode_change_mask(cast(null as binary), 10)", (None, None)),
+    (
+        "bit beyond count",
+        "decode_change_mask(unhex('0010'), 10)",
+        (None, "bit 12 set but the table has 10 columns"),
+    ),
+    ("B.9 04", "decode_hex_change_mask('04', 3, 'little')", ([2], None)),
+    ("S1 0B", "decode_hex_change_mask('0B', 10, 'little')", ([0, 1, 3], None)),
+    ("big 0102", "decode_hex_change_mask('0102', 16, 'big')", ([1, 8], None)),
+    ("odd length", "decode_hex_change_mask('ABC', 16, 'little')", (None, "odd-length hex mask")),
+]
+
+
+def test_sql_examples(spark: Any) -> None:
+    columns = ", ".join(f"{sql} as c{n}" for n, (_, sql, _) in enumerate(SQL_EXAMPLES))
+    [row] = spark.sql(f"select {columns}").collect()
+    actual = {case: (row[n].positions, row[n].error) for n, (case, _, _) in enumerate(SQL_EXAMPLES)}
+    assert actual == {case: expected for case, _, expected in SQL_EXAMPLES}
+
+
+def generated_rows(count: int, seed: int = 13) -> list[tuple[Any, ...]]:
+    """(id, mask, bit_count, hex mask, byte order) rows: mostly valid, some null or invalid."""
+    rng = random.Random(seed)
+    rows = []
+    for row_id in range(count):
+        bit_count = rng.choice([0, 1, 3, 8, 10, 17, 64, 1024])
+        positions = (
+            {rng.randrange(bit_count) for _ in range(rng.randint(0, 4))} if bit_count else set()
+        )
+        mask: bytes | None = encode_change_mask(positions)
+        if rng.random() < 0.2:
+            mask += bytes(rng.randint(1, 2))  # untrimmed: zero bytes at the end
+        kind = rng.random()
+        if kind < 0.1:
+            mask = None
+        elif kind < 0.2:
+            mask = bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 3)))
+        elif kind < 0.23:
+            mask = bytes(129)
+        text = None if mask is None else mask.hex()
+        if text is not None and rng.random() < 0.1:
+            text = rng.choice([text + "0", text + "g", " " + text])
+        byte_order = rng.choice(["little", "little", "big", "middle", None])
+        count_or_null = None if rng.random() < 0.03 else bit_count
+        rows.append((row_id, mask, count_or_null, text, byte_order))
+    return rows
+
+
+def test_udfs_equal_the_reference(spark: Any) -> None:
+    rows = generated_rows(300)
+    source = spark.createDataFrame(
+        rows, "id int, mask binary, bit_count int, hex_mask string, byte_order string"
+    ).repartition(3)
+    actual = source.selectExpr(
+        "id",
+        "decode_change_mask(mask, bit_count) as decoded",
+        "decode_hex_change_mask(hex_mask, bit_count, byte_order) as hex_decoded",
+    ).orderBy("id")
+    expected = spark.createDataFrame(
+        [
+            (
+                row_id,
+                reference_row(mask, bit_count),
+                reference_hex_row(text, bit_count, byte_order),
+            )
+            for row_id, mask, bit_count, text, byte_order in rows
+        ],
+        f"id int, decoded {MASK_RESULT}, hex_decoded {MASK_RESULT}",
+    )
+    assert_df_equality(actual, expected, ignore_nullable=True)
