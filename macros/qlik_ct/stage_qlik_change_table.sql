@@ -61,8 +61,14 @@ decoded as (
             delivered.{{ prefix }}change_mask, {{ layout.bit_count }}
         ) as mask_decoded,
         {%- endif %}
-        try_to_timestamp(
-            concat(substr({{ seq }}, 1, 16), '0'), 'yyyyMMddHHmmssSSS'
+        {# YYYYMMDDHHmmSShh: hh is hundredths of a second (spec A.3) #}
+        try_cast(
+            concat(
+                substr({{ seq }}, 1, 4), '-', substr({{ seq }}, 5, 2), '-',
+                substr({{ seq }}, 7, 2), ' ', substr({{ seq }}, 9, 2), ':',
+                substr({{ seq }}, 11, 2), ':', substr({{ seq }}, 13, 2), '.',
+                substr({{ seq }}, 15, 2)
+            ) as timestamp
         ) as change_seq_at,
         count(*) over (
             partition by {{ seq }}, {{ oper }}
