@@ -50,6 +50,7 @@ decoded as (
 
     select
         delivered.*,
+        {{ qlik_ct_row_hash(table_name, 'delivered') }} as row_hash,
         {% if layout.mask_is_text -%}
         decode_hex_change_mask(
             delivered.{{ prefix }}change_mask,
@@ -87,6 +88,8 @@ typed as (
             coalesce(decoded.{{ prefix }}change_seq, ''),
             coalesce(decoded.{{ prefix }}change_oper, '')
         ) as raw_key,
+
+        decoded.row_hash,
 
         ---------- ordering (spec A.3): change_seq = time part + change number
         decoded.{{ prefix }}change_seq as order_key,
@@ -260,6 +263,7 @@ final as (
     select
         judged.source_table,
         judged.raw_key,
+        judged.row_hash,
         judged.order_key,
         judged.change_seq_at,
         judged.change_number,

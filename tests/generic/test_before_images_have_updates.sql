@@ -1,0 +1,20 @@
+{% test before_images_have_updates(model) %}
+{#- Every valid before-image (B) has a valid update (U) at the same change_seq (seed 000).
+    Orphans are quarantined; as a warning this shows how many wait for their U. -#}
+with
+
+orphan_before_images as (
+
+    select before_images.*
+    from {{ model }} as before_images
+    left anti join {{ model }} as updates
+        on
+            before_images.order_key = updates.order_key
+            and updates.change_oper = 'U'
+            and updates.is_valid
+    where before_images.change_oper = 'B' and before_images.is_valid
+
+)
+
+select * from orphan_before_images
+{% endtest %}

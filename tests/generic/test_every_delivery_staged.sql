@@ -1,0 +1,34 @@
+{% test every_delivery_staged(model, table_name) %}
+{#- Every landed change-table row is staged (row_hash equal) or is an exact copy of a staged
+    row. A row delivered after its (change_seq, change_oper) was staged with other content
+    (a late conflicting duplicate) is skipped by the incremental load: this test makes that
+    loud instead of silent. -#}
+{%- set prefix = var('qlik_ct_header_prefix') %}
+with
+
+delivered as (
+
+    select
+        concat_ws(
+            '+',
+            coalesce(landed.{{ prefix }}change_seq, ''),
+            coalesce(landed.{{ prefix }}change_oper, '')
+        ) as raw_key,
+        {{ qlik_ct_row_hash(table_name, 'landed') }} as row_hash
+    from {{ source('qlik_ct', table_name ~ '__ct') }} as landed
+
+),
+
+unstaged_deliveries as (
+
+    select delivered.*
+    from delivered
+    left anti join {{ model }} as staged
+        on
+            delivered.raw_key = staged.raw_key
+            and delivered.row_hash = staged.row_hash
+
+)
+
+select * from unstaged_deliveries
+{% endtest %}

@@ -1,0 +1,37 @@
+{% test inserts_mark_every_column(model, column_name, table_name) %}
+{#- Valid INSERT rows must decode to every data column but the table's lob_columns (seed
+    000: "all inserted columns have their bit set"). A table that fails wholesale is the
+    tell-tale of a wrong byte order for masks landed as hex text
+    (var qlik_ct_hex_mask_byte_order). -#}
+{%- set lob_columns = cdc_table_config(table_name).get('lob_columns', []) | map('lower') | list -%}
+{%- set expected = [] -%}
+{%- for column in cdc_table_columns(table_name) if column.name not in lob_columns -%}
+    {%- do expected.append(column.name) -%}
+{%- endfor %}
+with
+
+inserts as (
+
+    select
+        *,
+        array('{{ expected | join("', '") }}') as expected_columns
+    from {{ model }}
+    where change_oper = 'I' and is_valid
+
+),
+
+inserts_missing_columns as (
+
+    select *
+    from inserts
+    where
+        size(array_except(inserts.expected_columns, inserts.{{ column_name }})) > 0
+        or size(array_except(
+            inserts.{{ column_name }},
+            array_union(inserts.expected_columns, array('{{ lob_columns | join("', '") }}'))
+        )) > 0
+
+)
+
+select * from inserts_missing_columns
+{% endtest %}

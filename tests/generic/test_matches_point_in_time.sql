@@ -1,0 +1,50 @@
+{% test matches_point_in_time(model, table_name, point='latest') %}
+{#- The table function <table>_as_of(point) returns exactly the model's rows (keys and
+    every data column), both ways. At 'latest' this proves current state = point in time. -#}
+-- depends_on: {{ ref('dim_' ~ table_name ~ '_as_of') }}
+{%- set columns = ['pk_string'] + (cdc_table_columns(table_name) | map(attribute='name') | list) %}
+with
+
+modelled as (
+
+    select {{ columns | join(', ') }} from {{ model }}
+
+),
+
+as_of as (
+
+    select {{ columns | join(', ') }}
+    from {{ model.schema }}.{{ table_name }}_as_of('{{ point }}')
+
+),
+
+only_in_model as (
+
+    select 'only in {{ model.identifier }}' as difference, * from (
+        select * from modelled
+        except all
+        select * from as_of
+    ) as missing
+
+),
+
+only_in_as_of as (
+
+    select 'only in {{ table_name }}_as_of' as difference, * from (
+        select * from as_of
+        except all
+        select * from modelled
+    ) as extra
+
+),
+
+differences as (
+
+    select * from only_in_model
+    union all
+    select * from only_in_as_of
+
+)
+
+select * from differences
+{% endtest %}
