@@ -1,0 +1,343 @@
+"""End-to-end proof: simulated Qlik change tables in, `dbt build`, point-in-time state out.
+
+The truth is `cdc_simulator`: a seeded model of the two configured tables (employees,
+order_lines) that knows the state after every change. It lands what Qlik Replicate would write
+(spec A) as Parquet in two batches:
+
+* batch 1: the full load plus most changes, split over files in shuffled order, with a few
+  exact duplicates, but WITHOUT a few changes ("late rows");
+* batch 2: the remaining changes, the late rows (change_seq older than batch 1's newest) and
+  exact duplicates of rows batch 1 already delivered.
+
+After each batch the same `dbt build` runs (files mode); the pipeline's answers are compared
+with the model's, typed (Decimal, date, UTC datetime) and keyed by the key columns:
+`<table>_as_of('latest')` after batch 1; after batch 2 `<table>_as_of(point)` for change
+sequences chosen inside a transaction, right after a key update, a delete and a re-insert, on
+a late row, and for 'yyyy-MM-dd HH:mm:ss.SS' times (every change whose change_seq time part
+is <= that time), then `dim_<table>_current` against the final state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cdc_simulator.qlik_ct import CtRow, change_rows, emit, write_parquet
+from cdc_simulator.table_model import (
+    UTC,
+    Change,
+    Key,
+    Row,
+    Simulation,
+    State,
+    TableSpec,
+    format_time_point,
+    replay,
+    simulate,
+)
+
+SEED = 20240301
+CHANGES = 480
+KEYS = 60
+SCHEMA = "proof"
+BATCH_1_SHARE = 0.8
+LATE_ROWS = 3
+
+
+def dbt_vars(root: Path) -> dict[str, object]:
+    return {
+        "qlik_ct_landing": "files",
+        "qlik_ct_landing_root": str(root),
+        "qlik_ct_landing_format": "parquet",
+        "qlik_ct_schema": "proof_raw",
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# the scenario (pure Python, checked without Spark below)
+
+
+@dataclass
+class Point:
+    label: str
+    value: str
+    expected: State
+
+
+@dataclass
+class Scenario:
+    sim: Simulation
+    batch_1: list[Change]
+    late: list[Change]
+    batch_2: list[Change]
+    duplicates: dict[str, list[CtRow]]
+    after_batch_1: State
+    points: list[Point] = field(default_factory=list)
+
+
+def touched_keys(change: Change, spec: TableSpec) -> set[Key]:
+    return {key for key in (change.key_before(spec), change.key_after(spec)) if key is not None}
+
+
+def choose_late(sim: Simulation, batch_1: list[Change], rng: random.Random) -> list[Change]:
+    """Changes of batch 1 held back to batch 2: not key updates, and no later batch-1 change
+    touches their keys, so the state batch 1 alone implies is unambiguous."""
+    candidates = []
+    for index in range(len(batch_1) // 2, len(batch_1) - 1):
+        change = batch_1[index]
+        spec = sim.spec(change.table)
+        if change.is_key_update(spec):
+            continue
+        keys = touched_keys(change, spec)
+        later = batch_1[index + 1 :]
+        if any(other.table == change.table and touched_keys(other, spec) & keys for other in later):
+            continue
+        candidates.append(change)
+    by_op: dict[str, list[Change]] = {}
+    for change in candidates:
+        by_op.setdefault(change.op, []).append(change)
+    chosen = [rng.choice(group) for _, group in sorted(by_op.items())][:LATE_ROWS]
+    assert chosen, "no change of batch 1 can be held back; change SEED"
+    return sorted(chosen, key=lambda change: change.change_seq)
+
+
+def choose_points(sim: Simulation, late: list[Change]) -> list[Point]:
+    """Change sequences and times that probe the hard cases, with the model's state at each."""
+    changes, transactions = sim.changes, sim.transactions()
+    middle = len(changes) // 2
+
+    def pick(label: str, matches: list[Change]) -> tuple[str, str]:
+        assert matches, f"the simulation has no change for point '{label}'; change SEED"
+        return label, matches[len(matches) // 2].change_seq
+
+    picked = []
+    inside = [t[len(t) // 2 - 1] for t in transactions if len(t) >= 3]
+    picked.append(pick("inside a multi-change transaction", inside))
+    for table in ("employees", "order_lines"):
+        spec = sim.spec(table)
+        key_updates = [c for c in changes if c.table == table and c.is_key_update(spec)]
+        picked.append(pick(f"right after a key update of {table}", key_updates))
+    deletes = [c for c in changes[middle:] if c.op == "D"]
+    picked.append(pick("right after a delete", deletes))
+    deleted: set[tuple[str, Key]] = set()
+    reinserts = []
+    for change in changes:
+        key = (change.table, sim.spec(change.table).key_of(change.row))
+        if change.op == "D":
+            deleted.add(key)
+        elif change.op == "I" and key in deleted:
+            reinserts.append(change)
+    picked.append(pick("right after a re-insert of a deleted key", reinserts))
+    picked.append(pick("on a late (out-of-order) row", late))
+    updates = [c for c in changes if c.op == "U" and not c.is_key_update(sim.spec(c.table))]
+    picked.append(pick("on a B/U pair", updates))
+    points = [Point(label, seq, sim.state_at(seq)) for label, seq in picked]
+
+    shared = [
+        a[0].commit_time for a, b in pairwise(transactions) if a[0].commit_time == b[0].commit_time
+    ]
+    assert shared, "no two transactions share a commit time; change SEED"
+    moment = shared[len(shared) // 2]
+    text = format_time_point(moment)
+    points.append(
+        Point(f"time shared by several transactions {text}", text, sim.state_at_time(text))
+    )
+    gaps = [
+        a[0].commit_time + timedelta(milliseconds=10)
+        for a, b in pairwise(transactions)
+        if b[0].commit_time - a[0].commit_time >= timedelta(milliseconds=30)
+    ]
+    moment = gaps[len(gaps) // 3]
+    text = format_time_point(moment)
+    points.append(Point(f"time between two commits {text}", text, sim.state_at_time(text)))
+    return points
+
+
+def build_scenario() -> Scenario:
+    sim = simulate(CHANGES, keys=KEYS, seed=SEED)
+    rng = random.Random(SEED)
+    cut, delivered = 0, 0
+    for transaction in sim.transactions():
+        if delivered >= BATCH_1_SHARE * len(sim.changes):
+            break
+        delivered += len(transaction)
+        cut = delivered
+    batch_1_range = sim.changes[:cut]
+    late = choose_late(sim, batch_1_range, rng)
+    late_seqs = {change.change_seq for change in late}
+    batch_1 = [change for change in batch_1_range if change.change_seq not in late_seqs]
+    batch_2 = sim.changes[cut:]
+    assert batch_2, "batch 2 is empty; lower BATCH_1_SHARE"
+
+    duplicates: dict[str, list[CtRow]] = {spec.name: [] for spec in sim.tables}
+    for change in rng.sample(batch_1, 6):
+        duplicates[change.table].extend(change_rows(change, sim.spec(change.table)))
+    batch_1_rows = emit(batch_1, sim.tables)
+    for name, rows in batch_1_rows.items():
+        duplicates[name].extend(rng.sample(rows, 2))  # single rows, a lone B possibly
+
+    after_batch_1 = replay(sim.tables, sim.baseline, batch_1)
+    scenario = Scenario(sim, batch_1, late, batch_2, duplicates, after_batch_1)
+    scenario.points = choose_points(sim, late)
+    return scenario
+
+
+def land_batch_1(root: Path, scenario: Scenario) -> None:
+    rows = emit(scenario.batch_1, scenario.sim.tables)
+    write_parquet(
+        root, rows, scenario.sim.baseline, files=3, shuffle=True, duplicates=0.02, seed=SEED
+    )
+
+
+def land_batch_2(root: Path, scenario: Scenario) -> None:
+    rows = emit([*scenario.batch_2, *scenario.late], scenario.sim.tables)
+    for name, extra in scenario.duplicates.items():
+        rows[name].extend(extra)
+    write_parquet(root, rows, files=2, shuffle=True, seed=SEED + 1)
+
+
+def test_proof_scenario_is_well_formed() -> None:
+    """The generator half of the proof, without Spark: every probe exists and means what its
+    label says, and the batches deliver every change."""
+    scenario = build_scenario()
+    sim = scenario.sim
+    newest_of_batch_1 = max(change.change_seq for change in scenario.batch_1)
+    assert scenario.late and all(c.change_seq < newest_of_batch_1 for c in scenario.late)
+    delivered = [*scenario.batch_1, *scenario.late, *scenario.batch_2]
+    assert sorted(c.change_seq for c in delivered) == [c.change_seq for c in sim.changes]
+    assert any(scenario.duplicates.values())
+    assert scenario.after_batch_1 != sim.state_at(newest_of_batch_1), "late rows matter"
+    assert replay(sim.tables, sim.baseline, sorted(delivered, key=lambda c: c.change_seq)) == (
+        sim.final
+    )
+    assert len(scenario.points) >= 8
+    assert len({point.value for point in scenario.points}) == len(scenario.points)
+    for point in scenario.points:
+        assert point.expected != sim.baseline, point.label
+    by_seq = {change.change_seq: change for change in sim.changes}
+    labelled = {point.label: by_seq.get(point.value) for point in scenario.points}
+    assert labelled["right after a delete"].op == "D"  # type: ignore[union-attr]
+    assert labelled["right after a re-insert of a deleted key"].op == "I"  # type: ignore[union-attr]
+    inside = labelled["inside a multi-change transaction"]
+    assert inside is not None
+    transaction = [c for c in sim.changes if c.transaction_id == inside.transaction_id]
+    assert transaction[-1] is not inside, "the point must split its transaction"
+
+
+# ---------------------------------------------------------------------------------------------
+# comparing the pipeline with the model
+
+
+def key_text(spec: TableSpec, key: Key) -> str:
+    return ", ".join(f"{name}={value!r}" for name, value in zip(spec.key_columns, key, strict=True))
+
+
+def normalized(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return value
+
+
+def fetch_state(spark: Any, spec: TableSpec, relation: str) -> tuple[dict[Key, Row], list[str]]:
+    """The rows of `relation` (data columns only, by name) keyed by key, plus type problems."""
+    columns = ", ".join(spec.column_names)
+    frame = spark.sql(f"select {columns} from {relation}")
+    problems = [
+        f"column {field.name} is {field.dataType.simpleString()}, expected {column.spark_type}"
+        for field, column in zip(frame.schema.fields, spec.columns, strict=True)
+        if field.dataType.simpleString() != column.spark_type
+    ]
+    state: dict[Key, Row] = {}
+    for record in frame.toArrow().to_pylist():
+        row = tuple(normalized(record[name]) for name in spec.column_names)
+        key = spec.key_of(row)
+        if key in state:
+            problems.append(f"key {key_text(spec, key)} appears more than once")
+        state[key] = row
+    return state, problems
+
+
+def state_difference(
+    spec: TableSpec,
+    expected: Mapping[Key, Row],
+    actual: Mapping[Key, Row],
+    problems: list[str],
+    limit: int = 10,
+) -> list[str]:
+    missing = sorted(set(expected) - set(actual))
+    extra = sorted(set(actual) - set(expected))
+    differing = sorted(key for key in set(expected) & set(actual) if expected[key] != actual[key])
+    lines = list(problems)
+    lines += [f"missing {key_text(spec, key)}: expected {expected[key]}" for key in missing[:limit]]
+    lines += [f"unexpected {key_text(spec, key)}: got {actual[key]}" for key in extra[:limit]]
+    for key in differing[:limit]:
+        columns = [
+            f"{name} expected {want!r} got {got!r}"
+            for name, want, got in zip(spec.column_names, expected[key], actual[key], strict=True)
+            if want != got
+        ]
+        lines.append(f"differs at {key_text(spec, key)}: " + "; ".join(columns))
+    counts = (len(missing), len(extra), len(differing))
+    if any(counts):
+        lines.insert(0, "{} missing, {} unexpected, {} differing keys".format(*counts))
+    return lines
+
+
+def check(
+    spark: Any, spec: TableSpec, relation: str, expected: Mapping[Key, Row], label: str
+) -> list[str]:
+    actual, problems = fetch_state(spark, spec, relation)
+    lines = state_difference(spec, expected, actual, problems)
+    if not lines:
+        return []
+    return [f"{relation} ({label}), {len(expected)} rows expected:", *(f"  {x}" for x in lines)]
+
+
+@pytest.mark.e2e
+@pytest.mark.spark
+def test_qlik_change_tables_prove_point_in_time_state(
+    tmp_path: Path, spark: Any, run_dbt: Any
+) -> None:
+    scenario = build_scenario()
+    tables = scenario.sim.tables
+    root = tmp_path / "landing"
+
+    land_batch_1(root, scenario)
+    run_dbt(["build"], schema=SCHEMA, vars=dbt_vars(root))
+    failures: list[str] = []
+    for spec in tables:
+        failures += check(
+            spark,
+            spec,
+            f"{SCHEMA}.{spec.name}_as_of('latest')",
+            scenario.after_batch_1[spec.name],
+            "after batch 1, late rows not yet delivered",
+        )
+    assert not failures, "\n".join(failures)
+
+    land_batch_2(root, scenario)
+    run_dbt(["build"], schema=SCHEMA, vars=dbt_vars(root))
+    final = scenario.sim.final
+    for spec in tables:
+        for point in scenario.points:
+            failures += check(
+                spark,
+                spec,
+                f"{SCHEMA}.{spec.name}_as_of('{point.value}')",
+                point.expected[spec.name],
+                point.label,
+            )
+        failures += check(
+            spark, spec, f"{SCHEMA}.{spec.name}_as_of('latest')", final[spec.name], "latest"
+        )
+        failures += check(
+            spark, spec, f"{SCHEMA}.dim_{spec.name}_current", final[spec.name], "final state"
+        )
+    assert not failures, "\n".join(failures)
