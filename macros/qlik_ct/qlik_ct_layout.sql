@@ -21,7 +21,10 @@
                    'key_columns': key_columns, 'bit_count': 1 + data_columns | length,
                    'mask_is_text': false}) }}
     {%- endif -%}
-    {%- set relation = source('qlik_ct', table_name ~ '__ct') -%}
+    {#- the landed relation itself, not source(): callers downstream of staging (marts,
+        their unit tests) read the layout without depending on the source node -#}
+    {%- set relation = api.Relation.create(
+        schema=var('qlik_ct_schema'), identifier=table_name ~ '__ct') -%}
     {%- set columns = adapter.get_columns_in_relation(relation) -%}
     {%- set header_columns = [] -%}
     {%- set data_columns = [] -%}
