@@ -1,5 +1,5 @@
 {% macro qlik_ct_column_array(table_name) %}
     {#- array('<data column>', ...) of a Qlik table, in change-table order. -#}
     {%- set names = qlik_ct_layout(table_name).data_columns | map(attribute='name') | list -%}
-    array('{{ names | join("', '") }}')
+    {{ sql_string_array(names) }}
 {%- endmacro %}

@@ -9,7 +9,7 @@
         Outside execution (parsing) it returns a placeholder built from the key. -#}
     {%- set table = cdc_table_config(table_name) -%}
     {%- set prefix = var('qlik_ct_header_prefix') -%}
-    {%- set key_columns = table['key_columns'] | map('lower') | list -%}
+    {%- set key_columns = cdc_key_columns(table_name) -%}
     {%- set configured_types = table.get('column_types', {}) -%}
     {%- if not execute -%}
         {%- set data_columns = [] -%}

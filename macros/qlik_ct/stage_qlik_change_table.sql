@@ -146,7 +146,7 @@ typed as (
         transform(
             filter(decoded.mask_decoded.positions, bit -> bit >= {{ header_count }}),
             bit -> element_at(
-                array('{{ data_names | join("', '") }}'), bit - {{ header_count - 1 }}
+                {{ sql_string_array(data_names) }}, bit - {{ header_count - 1 }}
             )
         ) as changed_columns,
         exists(
@@ -245,7 +245,7 @@ judged as (
                         and exists(
                             typed.changed_columns,
                             name -> not array_contains(
-                                array('{{ layout.key_columns | join("', '") }}'), name
+                                {{ sql_string_array(layout.key_columns) }}, name
                             )
                         )
                         then 'delete_mask_has_non_key_bits'

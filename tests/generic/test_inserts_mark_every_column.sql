@@ -14,7 +14,7 @@ inserts as (
 
     select
         *,
-        array('{{ expected | join("', '") }}') as expected_columns
+        {{ sql_string_array(expected) }} as expected_columns
     from {{ model }}
     where change_oper = 'I' and is_valid
 
@@ -28,7 +28,7 @@ inserts_missing_columns as (
         size(array_except(inserts.expected_columns, inserts.{{ column_name }})) > 0
         or size(array_except(
             inserts.{{ column_name }},
-            array_union(inserts.expected_columns, array('{{ lob_columns | join("', '") }}'))
+            array_union(inserts.expected_columns, {{ sql_string_array(lob_columns) }})
         )) > 0
 
 )

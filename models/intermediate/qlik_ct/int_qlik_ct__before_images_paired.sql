@@ -1,11 +1,12 @@
-{#- One row per valid I/U/D/TRUNCATE change-table row of every configured Qlik table, its
-    before-image (the B row with the same change_seq, spec A.3/A.7) beside it. #}
+{#- One row per valid I/U/D/TRUNCATE change-table row of every configured Qlik
+    table, its before-image (the B row with the same change_seq, spec A.3/A.7)
+    beside it. #}
 {%- set tables = cdc_tables_of('qlik_ct') %}
 
 with
 
 {% for table_name in tables -%}
-{%- set key_columns = cdc_table_config(table_name)['key_columns'] | map('lower') | list -%}
+{%- set key_columns = cdc_key_columns(table_name) -%}
 {{ table_name }}_rows as (
 
     select
@@ -31,23 +32,27 @@ with
 {{ table_name }}_paired as (
 
     select
-        changes.*,
-        {{ cdc_pk_string(key_columns, "changes.row_image['{column}']") }} as pk_string,
-        {{ cdc_pk_map(key_columns, 'changes.row_image') }} as pk,
+        change_rows.*,
+        {{ cdc_pk_string(key_columns, "change_rows.row_image['{column}']") }}
+            as pk_string,
+        {{ cdc_pk_map(key_columns, 'change_rows.row_image') }} as pk,
         before_images.row_image as before_image_row,
         {{ cdc_pk_string(key_columns, "before_images.row_image['{column}']") }}
             as before_image_pk_string,
-        {{ cdc_pk_map(key_columns, 'before_images.row_image') }} as before_image_pk,
+        {{ cdc_pk_map(key_columns, 'before_images.row_image') }}
+            as before_image_pk,
         exists(
-            changes.changed_columns,
-            name -> array_contains(array('{{ key_columns | join("', '") }}'), name)
+            change_rows.changed_columns,
+            column_name -> array_contains(
+                {{ sql_string_array(key_columns) }}, column_name
+            )
         ) as mask_sets_key_bits
-    from {{ table_name }}_rows as changes
+    from {{ table_name }}_rows as change_rows
     left join {{ table_name }}_rows as before_images
         on
-            changes.order_key = before_images.order_key
+            change_rows.order_key = before_images.order_key
             and before_images.change_oper = 'B'
-    where changes.change_oper is null or changes.change_oper != 'B'
+    where change_rows.change_oper is null or change_rows.change_oper != 'B'
 
 ),
 

@@ -1,6 +1,7 @@
-{#- One row per canonical change (spec F.1) from Qlik Replicate change tables: every valid
-    I/U/D change with its before-image folded in, TRUNCATE rows as control changes, and the
-    full-load (baseline) rows as snapshot inserts at order_key 000...0. #}
+{#- One row per canonical change (spec F.1) from Qlik Replicate change tables:
+    every valid I/U/D change with its before-image folded in, TRUNCATE rows as
+    control changes, and the full-load (baseline) rows as snapshot inserts at
+    order_key 000...0. #}
 {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') %}
 {%- set snapshot_order_key = '0' * 35 %}
 
@@ -13,7 +14,7 @@ changes as (
 ),
 
 {% for table_name in cdc_tables_of('qlik_ct') -%}
-{%- set key_columns = cdc_table_config(table_name)['key_columns'] | map('lower') | list -%}
+{%- set key_columns = cdc_key_columns(table_name) -%}
 {{ table_name }}_snapshot as (
 
     select
@@ -33,9 +34,9 @@ changes as (
         {{ qlik_ct_column_array(table_name) }} as present_columns,
         baseline.pk_string,
         {{ cdc_pk_map(key_columns, 'baseline.row_image') }} as pk,
-        cast(null as map<string, string>) as before_image_row,
+        cast(null as map<string, string>) as before_image_row,  -- noqa: LT01
         cast(null as string) as before_image_pk_string,
-        cast(null as map<string, string>) as before_image_pk,
+        cast(null as map<string, string>) as before_image_pk,  -- noqa: LT01
         false as mask_sets_key_bits,
         true as is_snapshot
     from (
@@ -75,7 +76,9 @@ canonical as (
                 'qlik_ct',
                 '{{ order_scope }}',
                 all_rows.order_key,
-                case when all_rows.is_snapshot then all_rows.pk_string else '0' end
+                case
+                    when all_rows.is_snapshot then all_rows.pk_string else '0'
+                end
             ),
             256
         ) as change_id,
@@ -83,8 +86,9 @@ canonical as (
         '{{ var("qlik_ct_task") }}' as source_instance,
         case all_rows.source_table
             {%- for table_name in cdc_tables_of('qlik_ct') %}
-            when '{{ table_name }}'
-                then '{{ cdc_table_config(table_name).get("source_schema", "") }}'
+            {%- set table = cdc_table_config(table_name) %}
+            {%- set source_schema = table.get('source_schema', '') %}
+            when '{{ table_name }}' then '{{ source_schema }}'
             {%- endfor %}
         end as source_schema,
         all_rows.source_table,
@@ -95,7 +99,8 @@ canonical as (
         case when all_rows.is_truncate then 'TRUNCATE' end as control_op,
         all_rows.is_snapshot,
         case
-            when all_rows.change_oper = 'U' then all_rows.before_image_row is not null
+            when all_rows.change_oper = 'U'
+                then all_rows.before_image_row is not null
             else all_rows.change_oper = 'D'
         end as has_before_image,
 
@@ -118,12 +123,13 @@ canonical as (
         cast(null as boolean) as txn_last,
         cast(null as timestamp) as commit_ts,
         all_rows.op_ts,
-        {# change_seq's time part: monotone within the task, unlike header__timestamp #}
+        {# change_seq time part: monotone in a task, unlike header__timestamp #}
         all_rows.change_seq_at as effective_at,
 
         ---------- images
         case
-            when all_rows.change_oper in ('I', 'U') then all_rows.changed_columns
+            when all_rows.change_oper in ('I', 'U')
+                then all_rows.changed_columns
         end as changed_columns,
         all_rows.present_columns,
         case
@@ -140,7 +146,9 @@ canonical as (
                 all_rows.change_oper = 'U'
                 and all_rows.before_image_row is null
                 and all_rows.mask_sets_key_bits
-                then array_union(all_rows.flags, array('key_update_without_before_image'))
+                then array_union(
+                    all_rows.flags, array('key_update_without_before_image')
+                )
             else all_rows.flags
         end as flags,
 

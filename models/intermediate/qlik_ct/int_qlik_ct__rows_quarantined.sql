@@ -1,6 +1,7 @@
-{#- One row per landed Qlik row that cannot flow on (spec A.12), with the reason: rows the
-    staging models judged invalid, before-images with no U at their change_seq, and invalid
-    full-load rows. Nothing is dropped silently: every row is either here or in the log. #}
+{#- One row per landed Qlik row that cannot flow on (spec A.12), with the
+    reason: rows the staging models judged invalid, before-images with no U at
+    their change_seq, and invalid full-load rows. Nothing is dropped silently:
+    every row is either here or in the log. #}
 
 with
 
@@ -37,11 +38,11 @@ with
         to_json(struct(before_images.*)) as record_json,
         before_images.loaded_at
     from {{ table_name }}_staged as before_images
-    left anti join {{ table_name }}_staged as updates
+    left anti join {{ table_name }}_staged as update_rows
         on
-            before_images.order_key = updates.order_key
-            and updates.change_oper = 'U'
-            and updates.is_valid
+            before_images.order_key = update_rows.order_key
+            and update_rows.change_oper = 'U'
+            and update_rows.is_valid
     where before_images.change_oper = 'B' and before_images.is_valid
 
 ),

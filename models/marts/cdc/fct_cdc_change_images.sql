@@ -1,6 +1,7 @@
 {{ config(materialized='view') }}
-{#- One row per (change, image): the Qlik-style "before-image row" layout of the change log
-    (spec F.1 companion view), which the point-in-time macros join (seed 000 pattern). #}
+{#- One row per (change, image): the Qlik-style "before-image row" layout of the
+    change log (spec F.1 companion view), which the point-in-time macros join
+    (seed 000 pattern). #}
 
 with
 
@@ -87,7 +88,7 @@ truncates as (
         'T' as image_oper,
         false as is_before_image,
         false as row_exists,
-        cast(null as map<string, string>) as image,
+        cast(null as map<string, string>) as image,  -- noqa: LT01
         false as image_complete
     from changes
     where changes.control_op = 'TRUNCATE'

@@ -5,9 +5,10 @@
         on_schema_change='fail'
     )
 }}
-{#- The canonical change log (spec F.1): one row per change from every source system.
-    Incremental: a run appends only changes whose change_id is not loaded yet, so a rerun
-    with no new raw rows appends nothing, and late (out-of-order) rows are picked up. #}
+{#- The canonical change log (spec F.1): one row per change from every source
+    system. Incremental: a run appends only changes whose change_id is not
+    loaded yet, so a rerun with no new raw rows appends nothing, and late (out-
+    of-order) rows are picked up. #}
 
 with
 
@@ -27,10 +28,10 @@ new_changes as (
 
     select unioned.*
     from unioned
-    {%- if is_incremental() %}
+    {% if is_incremental() %}
     left anti join {{ this }} as loaded
         on unioned.change_id = loaded.change_id
-    {%- endif %}
+    {% endif %}
 
 ),
 

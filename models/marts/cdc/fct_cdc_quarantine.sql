@@ -1,6 +1,7 @@
-{#- One row per landed record that was kept out of the change log, from every source
-    system, with the reason. Rebuilt each run, so a row leaves it once its cause is fixed
-    (for example when the U of an orphan before-image arrives). #}
+{#- One row per landed record that was kept out of the change log, from every
+    source system, with the reason. Rebuilt each run, so a row leaves it once
+    its cause is fixed (for example when the U of an orphan before-image
+    arrives). #}
 
 with
 

@@ -1,0 +1,8 @@
+{% macro sql_string_array(values) %}
+    {#- array('a', 'b', ...) of string literals; array() typed array<string> when empty. -#}
+    {%- if values | length == 0 -%}
+        cast(array() as array<string>)
+    {%- else -%}
+        array({% for value in values %}'{{ value }}'{{ ', ' if not loop.last }}{% endfor %})
+    {%- endif -%}
+{% endmacro %}
