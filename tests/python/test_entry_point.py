@@ -1,0 +1,298 @@
+"""The way in: `cdc-dbt` (python_udfs/cli.py, python_udfs/session.py), the set-up script
+bin/_bootstrap.sh, and the guard that stops plain `dbt` (macros/landing/assert_udfs_registered).
+
+The session helpers are tested without Spark against the shipped profiles/profiles.yml; the
+set-up script and both commands run as subprocesses with an environment of their own.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from python_udfs.session import (
+    SettingsError,
+    prepare_environment,
+    spark_settings,
+    target_from_args,
+)
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+PROFILES_DIR = PROJECT_DIR / "profiles"
+VENV_BIN = Path(sys.executable).parent
+
+# Every variable the profile or prepare_environment reads; each test starts with none set.
+PROFILE_VARIABLES = (
+    "CDC_TARGET",
+    "DBT_TARGET",
+    "CDC_SCHEMA",
+    "CDC_SPARK_MASTER",
+    "CDC_LOCAL_DIR",
+    "CDC_SHUFFLE_PARTITIONS",
+    "CDC_DRIVER_MEMORY",
+    "CDC_WAREHOUSE_DIR",
+    "CDC_METASTORE_URL",
+    "CDC_SPARK_UI",
+    "CDC_THREADS",
+    "CDC_SPARK_APP_NAME",
+    "CDC_EXECUTOR_MEMORY",
+    "CDC_EXECUTOR_CORES",
+    "CDC_EXECUTOR_INSTANCES",
+    "CDC_K8S_IMAGE",
+    "CDC_EXECUTOR_PYTHON",
+    "CDC_METASTORE_URIS",
+    "DBT_PROJECT_DIR",
+    "DBT_PROFILES_DIR",
+    "DBT_LOG_PATH",
+    "DBT_TARGET_PATH",
+    "PYSPARK_PYTHON",
+    "PYSPARK_DRIVER_PYTHON",
+)
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """No profile variable set; whatever the test or the code under test sets is undone."""
+    for name in PROFILE_VARIABLES:
+        monkeypatch.setenv(name, "")  # recorded, so monkeypatch restores the original
+        monkeypatch.delenv(name)
+    return monkeypatch
+
+
+# ---------------------------------------------------------------------------------------------
+# spark_settings: the profile rendered as dbt renders it
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        pytest.param(
+            {},
+            {
+                "spark.master": "local[*]",
+                "spark.sql.shuffle.partitions": "4",
+                "spark.sql.warehouse.dir": ".local/warehouse",
+                "spark.hadoop.javax.jdo.option.ConnectionURL": (
+                    "jdbc:derby:;databaseName=.local/metastore_db;create=true"
+                ),
+                "spark.driver.extraJavaOptions": "-Dderby.system.home=.local",
+                "spark.driver.memory": "4g",
+                "spark.ui.enabled": "false",
+            },
+            id="env_var defaults",
+        ),
+        pytest.param(
+            {
+                "CDC_SPARK_MASTER": "local[3]",
+                "CDC_LOCAL_DIR": "/data/cdc",
+                "CDC_SHUFFLE_PARTITIONS": "16",
+            },
+            {
+                "spark.master": "local[3]",
+                "spark.sql.shuffle.partitions": "16",
+                "spark.sql.warehouse.dir": "/data/cdc/warehouse",
+                "spark.hadoop.javax.jdo.option.ConnectionURL": (
+                    "jdbc:derby:;databaseName=/data/cdc/metastore_db;create=true"
+                ),
+                "spark.driver.extraJavaOptions": "-Dderby.system.home=/data/cdc",
+            },
+            id="environment overrides, CDC_LOCAL_DIR moves warehouse and metastore",
+        ),
+    ],
+)
+def test_local_target_settings(
+    clean_env: pytest.MonkeyPatch, env: dict[str, str], expected: dict[str, str]
+) -> None:
+    for name, value in env.items():
+        clean_env.setenv(name, value)
+    target, settings = spark_settings(PROFILES_DIR, "local")
+    assert target == "local"
+    assert {key: settings.get(key) for key in expected} == expected
+    assert settings["spark.sql.session.timeZone"] == "UTC"
+
+
+def test_target_defaults_to_the_profile_target(clean_env: pytest.MonkeyPatch) -> None:
+    assert spark_settings(PROFILES_DIR)[0] == "local"
+    clean_env.setenv("CDC_TARGET", "cluster")
+    clean_env.setenv("CDC_SPARK_MASTER", "spark://head:7077")
+    clean_env.setenv("CDC_WAREHOUSE_DIR", "hdfs:///warehouse")
+    assert spark_settings(PROFILES_DIR)[0] == "cluster"
+
+
+def test_empty_settings_are_dropped(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("CDC_SPARK_MASTER", "spark://head:7077")
+    clean_env.setenv("CDC_WAREHOUSE_DIR", "hdfs:///warehouse")
+    _, settings = spark_settings(PROFILES_DIR, "cluster")
+    assert settings["spark.master"] == "spark://head:7077"
+    assert settings["spark.sql.warehouse.dir"] == "hdfs:///warehouse"
+    # CDC_K8S_IMAGE and CDC_METASTORE_URIS default to ''
+    assert "spark.kubernetes.container.image" not in settings
+    assert "spark.hadoop.hive.metastore.uris" not in settings
+    assert all(value != "" for value in settings.values())
+
+    clean_env.setenv("CDC_METASTORE_URIS", "thrift://metastore:9083")
+    _, settings = spark_settings(PROFILES_DIR, "cluster")
+    assert settings["spark.hadoop.hive.metastore.uris"] == "thrift://metastore:9083"
+
+
+def test_cluster_target_needs_the_spark_master(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("CDC_WAREHOUSE_DIR", "hdfs:///warehouse")
+    with pytest.raises(SettingsError, match="CDC_SPARK_MASTER"):
+        spark_settings(PROFILES_DIR, "cluster")
+
+
+def test_unknown_target(clean_env: pytest.MonkeyPatch) -> None:
+    with pytest.raises(SettingsError, match=r"unknown target 'nowhere'.*cluster, local"):
+        spark_settings(PROFILES_DIR, "nowhere")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        pytest.param(["build", "--target", "x"], "x", id="--target x"),
+        pytest.param(["build", "-t", "x"], "x", id="-t x"),
+        pytest.param(["build", "--target=x"], "x", id="--target=x"),
+        pytest.param(["test", "--select", "m", "-t", "cluster"], "cluster", id="after other flags"),
+        pytest.param(["build"], None, id="no flag"),
+        pytest.param(["build", "--target"], None, id="flag without value"),
+        pytest.param([], None, id="no arguments"),
+    ],
+)
+def test_target_from_args(args: list[str], expected: str | None) -> None:
+    assert target_from_args(args) == expected
+
+
+def test_prepare_environment_keeps_what_the_user_set(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    mine = {
+        "DBT_PROFILES_DIR": str(tmp_path / "my_profiles"),
+        "DBT_LOG_PATH": str(tmp_path / "my_logs"),
+        "PYSPARK_PYTHON": "/opt/python/bin/python3",
+    }
+    for name, value in mine.items():
+        clean_env.setenv(name, value)
+    clean_env.setenv("CDC_LOCAL_DIR", str(tmp_path / "my_local"))
+    root = tmp_path / "project"
+
+    prepare_environment(root)
+
+    assert {name: os.environ[name] for name in mine} == mine
+    assert os.environ["CDC_LOCAL_DIR"] == str((tmp_path / "my_local").resolve())
+    assert (tmp_path / "my_local").is_dir()
+    # the rest is defaulted
+    assert os.environ["DBT_PROJECT_DIR"] == str(root)
+    assert os.environ["DBT_TARGET_PATH"] == str(root / "target")
+    assert os.environ["PYSPARK_DRIVER_PYTHON"] == sys.executable
+
+
+def test_prepare_environment_defaults_the_local_dir_under_the_project(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    prepare_environment(tmp_path)
+    assert os.environ["CDC_LOCAL_DIR"] == str((tmp_path / ".local").resolve())
+    assert (tmp_path / ".local").is_dir()
+    assert os.environ["DBT_PROFILES_DIR"] == str(tmp_path / "profiles")
+    assert os.environ["PYSPARK_PYTHON"] == sys.executable
+
+
+# ---------------------------------------------------------------------------------------------
+# bin/_bootstrap.sh without Java
+
+
+def test_bootstrap_without_java_says_how_to_install_it(tmp_path: Path) -> None:
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for tool in ("bash", "dirname", "cat", "sed", "head"):
+        found = shutil.which(tool)
+        assert found, f"{tool} is needed to run the set-up script"
+        (tools / tool).symlink_to(found)
+    env = {"PATH": str(tools), "HOME": str(tmp_path)}
+
+    done = subprocess.run(
+        [str(tools / "bash"), "-c", "source bin/_bootstrap.sh"],
+        cwd=PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert lines, "no message on stderr"
+    assert "Java was not found" in lines[0]
+    assert "17" in lines[0]
+    assert "apt-get install -y openjdk-17" in done.stderr
+    assert "JAVA_HOME" in done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# the commands, as subprocesses
+
+
+def command_env(tmp_path: Path) -> dict[str, str]:
+    """This process's environment (PATH, Java) with private dbt and Spark state under tmp."""
+    env = {name: value for name, value in os.environ.items() if name not in PROFILE_VARIABLES}
+    env.update(
+        {
+            "CDC_LOCAL_DIR": str(tmp_path / "local"),
+            "CDC_SCHEMA": "plain_dbt_guard",
+            "CDC_SPARK_MASTER": "local[1]",
+            "CDC_SHUFFLE_PARTITIONS": "1",
+            "DBT_TARGET_PATH": str(tmp_path / "target"),
+            "DBT_LOG_PATH": str(tmp_path / "logs"),
+            "PYSPARK_PYTHON": sys.executable,
+        }
+    )
+    return env
+
+
+@pytest.mark.e2e
+def test_plain_dbt_stops_before_any_model(tmp_path: Path) -> None:
+    (tmp_path / "local").mkdir()
+    done = subprocess.run(
+        [
+            str(VENV_BIN / "dbt"),
+            "build",
+            "--project-dir",
+            str(PROJECT_DIR),
+            "--profiles-dir",
+            str(PROFILES_DIR),
+        ],
+        cwd=tmp_path,
+        env=command_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    output = done.stdout + done.stderr
+
+    assert done.returncode != 0, output
+    assert "is not registered in this Spark session" in output, output
+    assert "`cdc-dbt build ...`" in output, output
+    assert "OK created" not in output, output
+    assert "OK loaded" not in output, output
+
+
+def test_cdc_dbt_version_starts_no_spark(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(VENV_BIN / "cdc-dbt"), "--version"],
+        cwd=tmp_path,
+        env=command_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    output = done.stdout + done.stderr
+
+    assert done.returncode == 0, output
+    assert "1.11" in output, output
+    # build_spark_session would write the UDF archive and the metastore here
+    assert list((tmp_path / "local").iterdir()) == []
