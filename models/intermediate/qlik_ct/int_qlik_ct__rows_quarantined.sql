@@ -20,7 +20,8 @@ with
         staged.raw_key,
         staged.order_key,
         staged.invalid_reason as reason,
-        to_json(struct(staged.*)) as record_json,
+        {{ qlik_ct_record_json(table_name, 'staged') }}
+            as record_json,
         staged.loaded_at
     from {{ table_name }}_staged as staged
     where not staged.is_valid
@@ -35,7 +36,8 @@ with
         before_images.raw_key,
         before_images.order_key,
         'orphan before-image: no valid U row has this change_seq' as reason,
-        to_json(struct(before_images.*)) as record_json,
+        {{ qlik_ct_record_json(table_name, 'before_images') }}
+            as record_json,
         before_images.loaded_at
     from {{ table_name }}_staged as before_images
     left anti join {{ table_name }}_staged as update_rows
@@ -55,7 +57,8 @@ with
         cast(null as string) as raw_key,
         cast(null as string) as order_key,
         baseline.invalid_reason as reason,
-        to_json(struct(baseline.*)) as record_json,
+        {{ qlik_ct_record_json(table_name, 'baseline', with_headers=false) }}
+            as record_json,
         cast(null as timestamp) as loaded_at
     from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as baseline
     where not baseline.is_valid

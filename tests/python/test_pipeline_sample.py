@@ -1,0 +1,254 @@
+"""The main job end to end on the shipped sample data (seeds/qlik_ct), in one `dbt build`.
+
+Expected values are worked out by hand from the seed rows (seed 000 rules), not read back from
+the models: the sample covers inserts, updates with before-images, delete then re-insert, a key
+update, NULLs, several changes per transaction, equal time parts, trimmed masks, a TRUNCATE and
+every kind of invalid row. The last tests rerun the build (no-op) and rebuild it from scratch
+(identical), and check that `dbt docs generate` documents every model and column.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.spark]
+
+SCHEMA = "sample"
+PROJECT = "cdc_history"
+
+
+@pytest.fixture(scope="module")
+def sample_build(run_dbt: Callable[..., Any]) -> Any:
+    return run_dbt(["build"], schema=SCHEMA)
+
+
+def _rows(spark: Any, sql: str) -> list[tuple[Any, ...]]:
+    return sorted((tuple(row) for row in spark.sql(sql).collect()), key=repr)
+
+
+def test_current_state_is_baseline_plus_valid_changes(spark: Any, sample_build: Any) -> None:
+    employees = _rows(
+        spark,
+        f"select employee_id, first_name, salary, manager_id, notes "
+        f"from {SCHEMA}.dim_employees_current",
+    )
+    assert employees == sorted(
+        [
+            (1, "Ann", Decimal("1100.00"), None, None),  # U 103: salary only
+            (3, "Cid", Decimal("1300.00"), 1, "rehired, again"),  # D 106 then I 107
+            (11, "Dan", Decimal("900.00"), None, None),  # I 101 as 10, key 10->11, mgr NULL
+            (21, "Jo", Decimal("650.00"), None, None),  # exact duplicate delivered twice
+        ],
+        key=repr,
+    )
+    lines = _rows(
+        spark,
+        f"select order_id, line_no, sku, quantity from {SCHEMA}.dim_order_lines_current",
+    )
+    # TRUNCATE 141 ends every earlier line; the U 145 has an odd-length mask (quarantined).
+    assert lines == [(502, 1, "SKU-E", 4), (502, 2, "SKU-F", 1)]
+
+
+def test_every_invalid_row_is_quarantined_with_its_reason(spark: Any, sample_build: Any) -> None:
+    found = _rows(spark, f"select raw_key, reason from {SCHEMA}.fct_cdc_quarantine")
+    expected = sorted(
+        [
+            ("20240301123000000000000000000000113+U", "bad change_mask: non-hex character in mask"),
+            (
+                "20240301123000000000000000000000114+U",
+                "bad change_mask: bit 22 set but the table has 14 columns",
+            ),
+            ("20240301123000000000000000000000116+X", "unknown change_oper X"),
+            (
+                "20240301123000000000000000000000117+I",
+                "operation UPDATE disagrees with change_oper I",
+            ),
+            (
+                "20240301123000000000000000000000119+B",
+                "orphan before-image: no valid U row has this change_seq",
+            ),
+            *[
+                (
+                    "20240301123000000000000000000000120+I",
+                    "conflicting duplicate: another row has this change_seq and change_oper",
+                )
+            ]
+            * 2,
+            ("20240301123000000000000000000000122+I", "null key value in employee_id"),
+            ("2024030112301+I", "change_seq is not 35 digits starting with a valid time"),
+            ("20240301134000000000000000000000145+U", "bad change_mask: odd-length hex mask"),
+            (
+                "20240301134000000000000000000000145+B",
+                "orphan before-image: no valid U row has this change_seq",
+            ),
+        ],
+        key=repr,
+    )
+    assert found == expected
+
+
+def test_change_log_folds_before_images_and_key_updates(spark: Any, sample_build: Any) -> None:
+    changes = {
+        row["raw_key"]: row
+        for row in spark.sql(
+            f"select * from {SCHEMA}.fct_cdc_changes where source_table = 'employees'"
+        ).collect()
+    }
+    salary_update = changes["20240301120500000000000000000000103+U"]
+    assert salary_update["op"] == "U"
+    assert salary_update["changed_columns"] == ["salary"]
+    assert salary_update["before_image"]["salary"] == "1000.00"
+    assert salary_update["after_image"]["salary"] == "1100.00"
+    assert salary_update["has_before_image"] is True
+
+    key_update = changes["20240301121500000000000000000000109+U"]
+    assert key_update["pk_string"] == "employee_id=11"
+    assert key_update["pk_before"] == {"employee_id": "10"}
+    assert key_update["pk_changed"] is True
+
+    placeholder = changes["20240301122000000000000000000000111+U"]
+    assert placeholder["op_ts"] is None
+    assert "ts_placeholder" in placeholder["flags"]
+    assert str(placeholder["effective_at"]) == "2024-03-01 12:20:00"
+
+    delete = changes["20240301122500000000000000000000112+D"]  # untrimmed mask 8000
+    assert delete["after_image"] is None
+    assert delete["before_image"]["first_name"] == "Rob"
+    assert not any(key.endswith("+B") for key in changes), "B rows are folded into their U"
+
+
+def test_history_tiles_delete_and_reinsert(spark: Any, sample_build: Any) -> None:
+    versions = spark.sql(
+        f"select valid_from_order_key, valid_to_order_key, is_deleted, salary, change_op "
+        f"from {SCHEMA}.dim_employees_history where employee_id = 3 "
+        f"order by valid_from_order_key"
+    ).collect()
+    assert [tuple(version) for version in versions] == [
+        ("0" * 35, "20240301121000000000000000000000106", False, Decimal("1200.00"), "I"),
+        (
+            "20240301121000000000000000000000106",
+            "20240301121000000000000000000000107",
+            True,
+            Decimal("1200.00"),
+            "D",
+        ),
+        ("20240301121000000000000000000000107", None, False, Decimal("1300.00"), "I"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("point", "expected"),
+    [
+        pytest.param("0" * 35, {1: "1000.00", 2: "1500.00", 3: "1200.00"}, id="baseline only"),
+        pytest.param(
+            "20240301121000000000000000000000106",
+            {1: "1100.00", 2: "1500.00", 10: "900.00"},
+            id="right after the delete of 3",
+        ),
+        pytest.param(
+            "20240301121500000000000000000000109",
+            {1: "1100.00", 2: "1500.00", 3: "1300.00", 11: "900.00"},
+            id="right after the key update 10 to 11",
+        ),
+        pytest.param(
+            "2024-03-01 12:05:00",
+            {1: "1100.00", 2: "1500.00", 3: "1200.00", 10: "900.00"},
+            id="timestamp: both updates of one transaction",
+        ),
+        pytest.param(
+            "2024-03-01 12:04:59.99",
+            {1: "1000.00", 2: "1500.00", 3: "1200.00", 10: "900.00"},
+            id="timestamp: a hundredth before that transaction",
+        ),
+        pytest.param(
+            "latest",
+            {1: "1100.00", 3: "1300.00", 11: "900.00", 21: "650.00"},
+            id="latest",
+        ),
+    ],
+)
+def test_as_of_function_answers_any_point(
+    spark: Any, sample_build: Any, point: str, expected: dict[int, str]
+) -> None:
+    found = {
+        row["employee_id"]: str(row["salary"])
+        for row in spark.sql(f"select * from {SCHEMA}.employees_as_of('{point}')").collect()
+    }
+    assert found == expected
+
+
+def test_as_of_gives_the_previous_image_from_the_before_image(
+    spark: Any, sample_build: Any
+) -> None:
+    row = spark.sql(
+        f"select last_op, previous_image from "
+        f"{SCHEMA}.employees_as_of('20240301120500000000000000000000105') where employee_id = 2"
+    ).collect()[0]
+    assert row["last_op"] == "U"
+    assert row["previous_image"]["first_name"] == "Bob"
+    assert row["previous_image"]["notes"] == "part-time"
+
+
+def test_as_of_rejects_a_point_it_cannot_read(spark: Any, sample_build: Any) -> None:
+    with pytest.raises(Exception, match="the point must be latest, an order_key"):
+        spark.sql(f"select * from {SCHEMA}.employees_as_of('last tuesday')").collect()
+
+
+def _snapshot(spark: Any) -> dict[str, list[str]]:
+    """Every relation of the scenario schema, rows as sorted text, load times left out."""
+    snapshot: dict[str, list[str]] = {}
+    for table in spark.sql(f"show tables in {SCHEMA}").collect():
+        if table["isTemporary"]:  # dbt's session-scoped __dbt_tmp views
+            continue
+        name = table["tableName"]
+        frame = spark.table(f"{SCHEMA}.{name}")
+        columns = [column for column in frame.columns if column != "loaded_at"]
+        snapshot[name] = sorted(repr(tuple(row)) for row in frame.select(*columns).collect())
+    return snapshot
+
+
+def test_rerun_changes_nothing_and_full_refresh_is_identical(
+    spark: Any, run_dbt: Callable[..., Any], sample_build: Any
+) -> None:
+    before = _snapshot(spark)
+    staged_before = spark.sql(
+        f"select count(*), max(loaded_at) from {SCHEMA}.stg_qlik_ct__employees"
+    ).collect()[0]
+
+    run_dbt(["build"], schema=SCHEMA)
+    assert _snapshot(spark) == before
+    staged_after = spark.sql(
+        f"select count(*), max(loaded_at) from {SCHEMA}.stg_qlik_ct__employees"
+    ).collect()[0]
+    assert tuple(staged_after) == tuple(staged_before), "a rerun must stage nothing new"
+
+    run_dbt(["build", "--full-refresh"], schema=SCHEMA)
+    assert _snapshot(spark) == before
+
+
+def test_docs_describe_every_model_and_column(run_dbt: Callable[..., Any]) -> None:
+    run_dbt(["docs", "generate"], schema=SCHEMA)
+    target = Path(os.environ["DBT_TARGET_PATH"])
+    manifest = json.loads((target / "manifest.json").read_text())
+    catalog = json.loads((target / "catalog.json").read_text())
+    missing: list[str] = []
+    for unique_id, node in manifest["nodes"].items():
+        if node["resource_type"] != "model" or node["package_name"] != PROJECT:
+            continue
+        if not node["description"].strip():
+            missing.append(f"{node['name']}: no description")
+        built = catalog["nodes"].get(unique_id)
+        assert built is not None, f"{node['name']} is not in the catalog"
+        documented = {name.lower(): column for name, column in node["columns"].items()}
+        for column in built["columns"]:
+            described = documented.get(column.lower(), {}).get("description", "").strip()
+            if not described:
+                missing.append(f"{node['name']}.{column}: no description")
+    assert not missing, "undocumented:\n" + "\n".join(missing)
