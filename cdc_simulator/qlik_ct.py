@@ -54,11 +54,6 @@ from cdc_simulator.table_model import (
     TableSpec,
 )
 
-try:  # the project's encoder, when present; the fallback below is its specification
-    from python_udfs.change_mask import encode_change_mask as _project_encoder
-except ImportError:  # pragma: no cover - only while python_udfs.change_mask does not exist
-    _project_encoder = None
-
 HEADER_COLUMNS = (
     "header__change_seq",
     "header__change_oper",
@@ -95,9 +90,11 @@ _HEADER_TYPES = (
 
 
 def encode_mask(positions: Iterable[int], *, trim: bool, length: int) -> bytes:
-    """Little-endian mask with these bits; `length` bytes, or trailing zeros dropped if trim."""
-    if _project_encoder is not None:
-        return _project_encoder(positions, trim=trim, length=length)
+    """Little-endian mask with these bits; `length` bytes, or trailing zeros dropped if trim.
+
+    Written from seed 000 on purpose rather than imported from python_udfs: the simulator is
+    the independent side of the proof, so it shares no code with what it checks.
+    """
     bits = 0
     for position in positions:
         bits |= 1 << position

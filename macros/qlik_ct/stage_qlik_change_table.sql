@@ -154,31 +154,14 @@ typed as (
         ) as has_header_bits,
 
         ---------- row image, typed
-        {% for column in layout.data_columns -%}
-        {%- if column.type != column.source_type -%}
-        try_cast(decoded.{{ column.name }} as {{ column.type }}) as {{ column.name }},
-        {%- else -%}
-        decoded.{{ column.name }},
-        {%- endif %}
-        {% endfor %}
+        {{ qlik_ct_typed_columns(table_name, 'decoded') }},
 
         ---------- judgement inputs
         decoded.deliveries_with_this_key,
         decoded.{{ prefix }}change_seq is not null
         and decoded.{{ prefix }}change_seq rlike '^[0-9]{35}$'
         and decoded.change_seq_at is not null as is_change_seq_valid,
-        concat_ws(
-            '; ',
-            {%- for column in layout.data_columns if column.type != column.source_type %}
-            case
-                when
-                    decoded.{{ column.name }} is not null
-                    and try_cast(decoded.{{ column.name }} as {{ column.type }}) is null
-                    then 'value of {{ column.name }} is not a valid {{ column.type }}'
-            end,
-            {%- endfor %}
-            cast(null as string)
-        ) as cast_errors
+        {{ qlik_ct_cast_errors(table_name, 'decoded') }} as cast_errors
 
     from decoded
 

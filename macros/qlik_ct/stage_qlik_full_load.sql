@@ -20,23 +20,10 @@ typed as (
 
     select
         '{{ table_name }}' as source_table,
-        {% for column in layout.data_columns -%}
-        {%- if column.type != column.source_type -%}
-        try_cast(source.{{ column.name }} as {{ column.type }}) as {{ column.name }},
-        {%- else -%}
-        source.{{ column.name }},
-        {%- endif %}
-        {% endfor -%}
+        {{ qlik_ct_typed_columns(table_name, 'source') }},
         concat_ws(
             '; ',
-            {%- for column in layout.data_columns if column.type != column.source_type %}
-            case
-                when
-                    source.{{ column.name }} is not null
-                    and try_cast(source.{{ column.name }} as {{ column.type }}) is null
-                    then 'value of {{ column.name }} is not a valid {{ column.type }}'
-            end,
-            {%- endfor %}
+            nullif({{ qlik_ct_cast_errors(table_name, 'source') }}, ''),
             {%- for name in layout.key_columns %}
             case when source.{{ name }} is null then 'null key value in {{ name }}' end,
             {%- endfor %}

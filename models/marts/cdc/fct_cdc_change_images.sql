@@ -15,18 +15,9 @@ after_images as (
 
     {# I and U: the row as it stands after the change #}
     select
-        changes.change_id,
-        changes.source_system,
-        changes.source_table,
-        changes.order_scope,
-        changes.order_key,
-        changes.effective_at,
-        changes.pk_string,
-        changes.op as image_oper,
-        false as is_before_image,
-        true as row_exists,
-        changes.after_image as image,
-        changes.image_complete
+        {{ cdc_change_image_columns(
+            'changes.pk_string', 'changes.op', 'false', 'true', 'changes.after_image'
+        ) }}
     from changes
     where changes.op in ('I', 'U')
 
@@ -36,18 +27,9 @@ deletes as (
 
     {# D: the key stops existing; the image is the deleted row #}
     select
-        changes.change_id,
-        changes.source_system,
-        changes.source_table,
-        changes.order_scope,
-        changes.order_key,
-        changes.effective_at,
-        changes.pk_string,
-        changes.op as image_oper,
-        false as is_before_image,
-        false as row_exists,
-        changes.before_image as image,
-        changes.image_complete
+        {{ cdc_change_image_columns(
+            'changes.pk_string', 'changes.op', 'false', 'false', 'changes.before_image'
+        ) }}
     from changes
     where changes.op = 'D'
 
@@ -57,18 +39,10 @@ keys_moved_away as (
 
     {# a U that changed the key: the old key stops existing at that change #}
     select
-        changes.change_id,
-        changes.source_system,
-        changes.source_table,
-        changes.order_scope,
-        changes.order_key,
-        changes.effective_at,
-        {{ cdc_pk_string_of_map('changes.pk_before') }} as pk_string,
-        'K' as image_oper,
-        false as is_before_image,
-        false as row_exists,
-        changes.before_image as image,
-        changes.image_complete
+        {{ cdc_change_image_columns(
+            cdc_pk_string_of_map('changes.pk_before'), "'K'", 'false', 'false',
+            'changes.before_image'
+        ) }}
     from changes
     where changes.op = 'U' and changes.pk_changed
 
@@ -78,18 +52,10 @@ truncates as (
 
     {# TRUNCATE: every key of the table stops existing (no key of its own) #}
     select
-        changes.change_id,
-        changes.source_system,
-        changes.source_table,
-        changes.order_scope,
-        changes.order_key,
-        changes.effective_at,
-        cast(null as string) as pk_string,
-        'T' as image_oper,
-        false as is_before_image,
-        false as row_exists,
-        cast(null as map<string, string>) as image,  -- noqa: LT01
-        false as image_complete
+        {{ cdc_change_image_columns(
+            'cast(null as string)', "'T'", 'false', 'false',
+            'cast(null as map<string, string>)', image_complete='false'
+        ) }}
     from changes
     where changes.control_op = 'TRUNCATE'
 
@@ -99,20 +65,11 @@ before_images as (
 
     {# U with a before-image: the B row, at the same order_key as its U #}
     select
-        changes.change_id,
-        changes.source_system,
-        changes.source_table,
-        changes.order_scope,
-        changes.order_key,
-        changes.effective_at,
-        coalesce(
-            {{ cdc_pk_string_of_map('changes.pk_before') }}, changes.pk_string
-        ) as pk_string,
-        'B' as image_oper,
-        true as is_before_image,
-        true as row_exists,
-        changes.before_image as image,
-        changes.image_complete
+        {{ cdc_change_image_columns(
+            'coalesce(' ~ cdc_pk_string_of_map('changes.pk_before')
+            ~ ', changes.pk_string)',
+            "'B'", 'true', 'true', 'changes.before_image'
+        ) }}
     from changes
     where changes.op = 'U' and changes.before_image is not null
 
