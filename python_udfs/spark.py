@@ -18,8 +18,10 @@ from pyspark.sql import SparkSession
 from pyspark.sql.functions import arrow_udf
 
 from python_udfs.change_mask_batch import decode_change_mask_batch, decode_hex_change_mask_batch
+from python_udfs.table_key_batch import parse_table_key_batch
 
 MASK_RESULT = "struct<positions: array<int>, error: string>"
+TABLE_KEY_RESULT = "struct<pairs: array<struct<column: string, value: string>>, error: string>"
 
 
 @dataclass(frozen=True)
@@ -44,9 +46,18 @@ def decode_hex_change_mask(mask: pa.Array, bit_count: pa.Array, byte_order: pa.A
     return decode_hex_change_mask_batch(mask, bit_count, byte_order)
 
 
+def parse_table_key(key: pa.Array) -> pa.Array:
+    """parse_table_key(key STRING) -> {pairs: [{column, value}], error} (IDM table_key, spec C.4).
+
+    A null key gives null pairs and a null error; an invalid key null pairs and the reason.
+    """
+    return parse_table_key_batch(key)
+
+
 SQL_UDFS: tuple[SqlUdf, ...] = (
     SqlUdf("decode_change_mask", MASK_RESULT, decode_change_mask),
     SqlUdf("decode_hex_change_mask", MASK_RESULT, decode_hex_change_mask),
+    SqlUdf("parse_table_key", TABLE_KEY_RESULT, parse_table_key),
 )
 
 # The dbt project's on-run-start guard checks that these functions exist.

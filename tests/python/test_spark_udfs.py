@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from chispa import assert_df_equality
 from test_change_mask_batch import reference_hex_row, reference_row
+from test_table_key_batch import reference_row as table_key_reference_row
 
 from python_udfs.change_mask import encode_change_mask
 from python_udfs.spark import REGISTERED_UDFS
+from python_udfs.table_key import SPECIAL_CHARACTERS, format_table_key
 
 pytestmark = pytest.mark.spark
 
@@ -97,5 +99,77 @@ def test_udfs_equal_the_reference(spark: Any) -> None:
             for row_id, mask, bit_count, text, byte_order in rows
         ],
         f"id int, decoded {MASK_RESULT}, hex_decoded {MASK_RESULT}",
+    )
+    assert_df_equality(actual, expected, ignore_nullable=True)
+
+
+TABLE_KEY_RESULT = "struct<pairs: array<struct<column: string, value: string>>, error: string>"
+
+
+def generated_table_keys(count: int, seed: int = 17) -> list[tuple[int, str | None]]:
+    """(id, table_key) rows: typical and quoted keys, plus null, mangled and junk keys."""
+    rng = random.Random(seed)
+    alphabet = [*SPECIAL_CHARACTERS, " ", "\n", "a", "b", "1", "é", "名"]
+    rows: list[tuple[int, str | None]] = []
+    for row_id in range(count):
+        kind = rng.random()
+        key: str | None
+        if kind < 0.3:
+            key = f"idu={rng.randrange(10**6)}"
+        elif kind < 0.5:
+            key = f"pkey1=v{rng.randrange(100)}+pkey2=w{rng.randrange(100)}"
+        elif kind < 0.7:
+            pairs = [
+                (rng.choice(["k1", "K2", "名前", "col x"]), "".join(rng.choices(alphabet, k=3)))
+                for _ in range(rng.randint(1, 3))
+            ]
+            key = format_table_key(pairs)
+        elif kind < 0.8:
+            key = None
+        else:
+            key = "".join(rng.choices([*alphabet, "=", "+", '"', "k"], k=rng.randint(0, 8)))
+        if key and rng.random() < 0.1:
+            cut = rng.randrange(len(key))
+            key = key[:cut] + rng.choice(alphabet) + key[cut + 1 :]
+        rows.append((row_id, key))
+    return rows
+
+
+# (case, table_key, (pairs, error)); one query runs them all, to keep Spark quick.
+TABLE_KEY_EXAMPLES = [
+    (
+        "seed compound",
+        "pkey1=value1+pkey2=value2",
+        ([("pkey1", "value1"), ("pkey2", "value2")], None),
+    ),
+    ("seed special", r'''pkey=", ; ' + \" = \\ < >"''', ([("pkey", ", ; ' + \" = \\ < >")], None)),
+    ("F.2 example", 'k1="A+B"+k2=7', ([("k1", "A+B"), ("k2", "7")], None)),
+    ("null key", None, (None, None)),
+    ("double plus", "a=1++b=2", (None, "empty identifier at 4")),
+    ("bad escape", 'a="\\n"', (None, 'bad escape \\n at 3 (only \\" and \\\\ are allowed)')),
+]
+
+
+def test_parse_table_key_sql_examples(spark: Any) -> None:
+    keys = {f"k{n}": key for n, (_, key, _) in enumerate(TABLE_KEY_EXAMPLES)}
+    columns = ", ".join(f"parse_table_key(cast(:{name} as string)) as {name}" for name in keys)
+    [row] = spark.sql(f"select {columns}", args=keys).collect()
+    actual = {
+        case: (
+            row[n].pairs and [(pair.column, pair.value) for pair in row[n].pairs],
+            row[n].error,
+        )
+        for n, (case, _, _) in enumerate(TABLE_KEY_EXAMPLES)
+    }
+    assert actual == {case: expected for case, _, expected in TABLE_KEY_EXAMPLES}
+
+
+def test_parse_table_key_equals_the_reference(spark: Any) -> None:
+    rows = generated_table_keys(400)
+    source = spark.createDataFrame(rows, "id int, table_key string").repartition(3)
+    actual = source.selectExpr("id", "parse_table_key(table_key) as parsed").orderBy("id")
+    expected = spark.createDataFrame(
+        [(row_id, table_key_reference_row(key)) for row_id, key in rows],
+        f"id int, parsed {TABLE_KEY_RESULT}",
     )
     assert_df_equality(actual, expected, ignore_nullable=True)
