@@ -18,9 +18,17 @@ qlik_ct as (
 
 ),
 
+idm_jdbc as (
+
+    select * from {{ ref('int_idm_jdbc__changes_canonical') }}
+
+),
+
 unioned as (
 
     select * from qlik_ct
+    union all
+    select * from idm_jdbc
 
 ),
 

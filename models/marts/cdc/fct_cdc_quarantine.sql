@@ -11,9 +11,17 @@ qlik_ct as (
 
 ),
 
+idm_jdbc as (
+
+    select * from {{ ref('int_idm_jdbc__rows_quarantined') }}
+
+),
+
 unioned as (
 
     select * from qlik_ct
+    union all
+    select * from idm_jdbc
 
 )
 

@@ -1,0 +1,1 @@
+{{ point_in_time('acct') }}

@@ -1,0 +1,1 @@
+{{ current_state(ref('dim_acct_history')) }}

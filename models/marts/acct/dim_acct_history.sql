@@ -1,0 +1,1 @@
+{{ history_from_changes('acct') }}
