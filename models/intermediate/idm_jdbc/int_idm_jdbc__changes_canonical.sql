@@ -1,7 +1,7 @@
-{#- One row per canonical change (spec F.1) from the IDM event log: each rolled-up event
-    group mapped onto the change log. Values are text; images are incomplete (per field),
-    and query-back events carry values only when resolved from a snapshot, else
-    needs_lookup. #}
+{#- One row per canonical change (spec F.1) from the IDM event log: each
+    rolled-up event group mapped onto the change log. Values are text; images
+    are incomplete (per field), and query-back events carry values only when
+    resolved from a snapshot, else needs_lookup. #}
 {%- set order_scope = 'idm:' ~ var('idm_jdbc_driver') %}
 
 with
@@ -17,7 +17,9 @@ canonical as (
     select
         ---------- identity (spec F.1)
         sha2(
-            concat_ws('|', 'idm_jdbc', '{{ order_scope }}', imaged.order_key, '0'),
+            concat_ws(
+                '|', 'idm_jdbc', '{{ order_scope }}', imaged.order_key, '0'
+            ),
             256
         ) as change_id,
         'idm_jdbc' as source_system,
@@ -67,11 +69,14 @@ canonical as (
         case
             when imaged.event_type = 4 then map_keys(imaged.pk)
             else array_union(
-                map_keys(imaged.pk), coalesce(map_keys(imaged.values_image), array())
+                map_keys(imaged.pk),
+                coalesce(map_keys(imaged.values_image), array())
             )
         end as present_columns,
         case
-            when imaged.event_type = 2 then map_concat(imaged.pk, imaged.old_values)
+            when
+                imaged.event_type = 2
+                then map_concat(imaged.pk, imaged.old_values)
             when imaged.event_type = 4 then imaged.pk
         end as before_image,
         case
@@ -80,12 +85,14 @@ canonical as (
         end as after_image,
         imaged.event_type in (5, 6) and imaged.is_resolved_from_snapshot
             as image_complete,
-        imaged.event_type in (5, 6, 7, 8) and not imaged.is_resolved_from_snapshot
+        imaged.event_type in (5, 6, 7, 8)
+        and not imaged.is_resolved_from_snapshot
             as needs_lookup,
         imaged.flags,
 
         ---------- lineage
-        '{{ var("idm_jdbc_schema") }}.{{ var("idm_jdbc_event_log") }}' as raw_source,
+        '{{ var("idm_jdbc_schema") }}.{{ var("idm_jdbc_event_log") }}'
+            as raw_source,
         array_join(imaged.record_ids, ',') as raw_key,
         cast(null as timestamp) as loaded_at
 

@@ -1,15 +1,16 @@
-{#- One row per valid IDM event with the precedence rules of seed 002 applied as flags,
-    never by dropping rows (spec C.3): superseded_by (R1: a pending query-back event
-    supersedes the pending non-query-back event for the same field or row; R2: a pending
-    query-back row event supersedes pending query-back field events of the row), and
-    queryback_target_deleted (R3: the row is deleted before a query-back event could read
-    it). Query-back events are resolved against a landed snapshot of the source table
-    when one is configured. #}
+{#- One row per valid IDM event with the precedence rules of seed 002 applied
+    as flags, never by dropping rows (spec C.3): superseded_by (R1: a pending
+    query-back event supersedes the pending non-query-back event for the same
+    field or row; R2: a pending query-back row event supersedes pending query-
+    back field events of the row), and queryback_target_deleted (R3: the row
+    is deleted before a query-back event could read it). Query-back events are
+    resolved against a landed snapshot of the source table when one is
+    configured. #}
 {%- set snapshot_tables = [] %}
 {%- for table_name in cdc_tables_of('idm_jdbc') %}
-    {%- if cdc_table_config(table_name).get('snapshot_table') %}
-        {%- do snapshot_tables.append(table_name) %}
-    {%- endif %}
+{%- if cdc_table_config(table_name).get('snapshot_table') %}
+{%- do snapshot_tables.append(table_name) %}
+{%- endif %}
 {%- endfor %}
 
 with
@@ -24,49 +25,52 @@ events as (
 
 pending as (
 
-    select * from events where events.is_pending
+    select * from events
+    where is_pending
 
 ),
 
 superseded_by_field_event as (
 
-    {# R1, per field: a pending 7 or 8 on the same field beats a pending 1, 2 or 3 #}
+    {# R1, per field: a pending 7 or 8 on the field beats a pending 1, 2, 3 #}
     select
-        target.record_id,
-        min(query_back.record_id) as superseding_record_id
-    from pending as target
-    inner join pending as query_back
+        pending_event.record_id,
+        min(query_back_event.record_id) as superseding_record_id
+    from pending as pending_event
+    inner join pending as query_back_event
         on
-            target.table_name = query_back.table_name
-            and target.pk_string = query_back.pk_string
-            and target.column_name = query_back.column_name
-            and query_back.event_type in (7, 8)
-    where target.event_type in (1, 2, 3)
-    group by target.record_id
+            pending_event.table_name = query_back_event.table_name
+            and pending_event.pk_string = query_back_event.pk_string
+            and pending_event.column_name = query_back_event.column_name
+            and query_back_event.event_type in (7, 8)
+    where pending_event.event_type in (1, 2, 3)
+    group by 1
 
 ),
 
 superseded_by_row_event as (
 
-    {# R1 per row (1, 2, 3) and R2 (7, 8): a pending 5 or 6 on the same row wins #}
+    {# R1 per row (1, 2, 3) and R2 (7, 8): a pending 5 or 6 on the row wins #}
     select
-        target.record_id,
-        min(query_back.record_id) as superseding_record_id
-    from pending as target
-    inner join pending as query_back
+        pending_event.record_id,
+        min(query_back_event.record_id) as superseding_record_id
+    from pending as pending_event
+    inner join pending as query_back_event
         on
-            target.table_name = query_back.table_name
-            and target.pk_string = query_back.pk_string
-            and query_back.event_type in (5, 6)
-    where target.event_type in (1, 2, 3, 7, 8)
-    group by target.record_id
+            pending_event.table_name = query_back_event.table_name
+            and pending_event.pk_string = query_back_event.pk_string
+            and query_back_event.event_type in (5, 6)
+    where pending_event.event_type in (1, 2, 3, 7, 8)
+    group by 1
 
 ),
 
 snapshots as (
 
     {% for table_name in snapshot_tables -%}
-    select * from {{ ref('stg_idm_jdbc__' ~ cdc_table_config(table_name).snapshot_table) }}
+    {%- set snapshot_model = 'stg_idm_jdbc__'
+        ~ cdc_table_config(table_name).snapshot_table %}
+    select * from {{ ref(snapshot_model) }}
     {% if not loop.last %}union all{% endif %}
     {% endfor -%}
     {%- if not snapshot_tables -%}

@@ -1,8 +1,9 @@
-{#- One row per group of IDM events that make one change: per-field events written by one
-    trigger firing (same table, key, event type, event_time and perpetrator, adjacent in
-    the key's order) roll up at the lowest record_id (spec C.7); row events stay alone.
-    Carries the ordered field values, old values and any snapshot image: the shared input
-    of the canonical mapping and of the XDS documents. #}
+{#- One row per group of IDM events that make one change: per-field events
+    written by one trigger firing (same table, key, event type, event_time and
+    perpetrator, adjacent in the key's order) roll up at the lowest record_id
+    (spec C.7); row events stay alone. Carries the ordered field values, old
+    values and any snapshot image: the shared input of the canonical mapping
+    and of the XDS documents. #}
 
 with
 
@@ -16,10 +17,11 @@ islands as (
 
     select
         events.*,
-        row_number() over (
-            partition by events.table_name, events.pk_string
-            order by events.order_key
-        )
+        row_number()
+            over (
+                partition by events.table_name, events.pk_string
+                order by events.order_key
+            )
         - row_number() over (
             partition by
                 events.table_name,
@@ -41,7 +43,9 @@ event_values as (
         islands.*,
         case
             when islands.event_type in (1, 2, 3) then islands.new_value
-            when islands.event_type in (7, 8) and islands.is_resolved_from_snapshot
+            when
+                islands.event_type in (7, 8)
+                and islands.is_resolved_from_snapshot
                 then islands.snapshot_image[islands.column_name]
         end as field_value,
         islands.event_type in (1, 2, 3)
@@ -86,11 +90,13 @@ rolled_up as (
         first(event_values.pk) as pk,
         min_by(event_values.table_key, event_values.order_key) as table_key,
         bool_or(event_values.is_loopback) as is_loopback,
-        bool_or(event_values.superseded_by_record_id is not null) as is_superseded,
+        bool_or(event_values.superseded_by_record_id is not null)
+            as is_superseded,
         bool_or(event_values.is_queryback_target_deleted)
             as is_queryback_target_deleted,
         first(event_values.snapshot_image) as snapshot_image,
-        bool_or(event_values.is_resolved_from_snapshot) as is_resolved_from_snapshot,
+        bool_or(event_values.is_resolved_from_snapshot)
+            as is_resolved_from_snapshot,
         array_sort(
             collect_list(
                 struct(event_values.order_key, event_values.column_name)
@@ -122,13 +128,7 @@ rolled_up as (
         ) as old_values_ordered,
         array_distinct(flatten(collect_list(event_values.event_flags))) as flags
     from event_values
-    group by
-        event_values.table_name,
-        event_values.pk_string,
-        event_values.event_type,
-        event_values.event_time,
-        event_values.perpetrator,
-        event_values.island
+    group by 1, 2, 3, 4, 5, 6
 
 ),
 
@@ -144,7 +144,8 @@ imaged as (
                     map_from_entries(
                         transform(
                             rolled_up.values_ordered,
-                            entry -> struct(entry.column_name, entry.field_value)
+                            entry
+                            -> struct(entry.column_name, entry.field_value)
                         )
                     )
                 )

@@ -1,4 +1,5 @@
-{#- One row per IDM event log row that cannot flow on (spec C.8), with the reason. #}
+{#- One row per IDM event log row that cannot flow on (spec C.8), with the
+    reason. #}
 
 with
 

@@ -1,10 +1,10 @@
 {#- One row per IDM event group (int_idm_jdbc__events_rolled_up): the XDS
     document the IDM JDBC driver's publisher channel emits for it (seed 002,
     tables 5-16 to 5-20; spec C.5), and whether the publisher would emit it at
-    all (loopback, R1/R2, R3, unresolved query-back). The document is built for
-    unpublished groups too whenever it can be, for reconciliation. Every text and
-    attribute value is XML-escaped; a NULL value leaves its value-bearing element
-    out (see the model's YAML). #}
+    all (loopback, R1/R2, R3, unresolved query-back). The document is built
+    for unpublished groups too whenever it can be, for reconciliation. Every
+    text and attribute value is XML-escaped; a NULL value leaves its value-
+    bearing element out (see the model's YAML). #}
 {%- set allow_loopback = var('idm_jdbc_allow_loopback', false) | string | lower
     in ['true', '1', 'yes'] %}
 

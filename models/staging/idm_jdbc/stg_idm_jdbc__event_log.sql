@@ -1,7 +1,8 @@
 {{ config(materialized='table') }}
-{#- One row per event log row: typed, its table_key parsed (Python UDF), ordered, judged
-    (spec C.8). A table rebuilt each run, not incremental: the publisher rewrites status
-    in place (N -> S/W/E/F), so yesterday's rows change. #}
+{#- One row per event log row: typed, its table_key parsed (Python UDF),
+    ordered, judged (spec C.8). A table rebuilt each run, not incremental: the
+    publisher rewrites status in place (N -> S/W/E/F), so yesterday's rows
+    change. #}
 {%- set names = var('idm_jdbc_columns') %}
 {%- set future_ordering = var('idm_jdbc_future_event_processing') %}
 {{ depends_on_landing_seed('event_log', 'idm_jdbc') }}
@@ -22,9 +23,11 @@ renamed as (
         try_cast(source.`{{ names.event_type }}` as int) as event_type,
         try_cast(source.`{{ names.event_time }}` as timestamp) as event_time,
         cast(source.`{{ names.perpetrator }}` as string) as perpetrator,
+        -- noqa: disable=RF04
         cast(source.`{{ names.table_name }}` as string) as table_name,
         cast(source.`{{ names.table_key }}` as string) as table_key,
         cast(source.`{{ names.column_name }}` as string) as column_name,
+        -- noqa: enable=RF04
         cast(source.`{{ names.old_value }}` as string) as old_value,
         cast(source.`{{ names.new_value }}` as string) as new_value
     from source
@@ -36,7 +39,9 @@ parsed as (
     select
         renamed.*,
         parse_table_key(renamed.table_key) as table_key_parsed,
-        count(*) over (partition by renamed.record_id) as rows_with_this_record_id
+        count(*)
+            over (partition by renamed.record_id)
+            as rows_with_this_record_id
     from renamed
 
 ),
@@ -65,7 +70,7 @@ judged as (
         keyed.perpetrator,
         keyed.table_name,
         keyed.table_key,
-        lower(keyed.column_name) as column_name,
+        lower(keyed.column_name) as column_name,  -- noqa: RF04
         keyed.old_value,
         keyed.new_value,
         keyed.pk,
@@ -108,7 +113,9 @@ judged as (
                     )
             end,
             case
-                when keyed.event_type is null or keyed.event_type not between 1 and 8
+                when
+                    keyed.event_type is null
+                    or keyed.event_type not between 1 and 8
                     then concat(
                         'event_type ',
                         coalesce(cast(keyed.event_type as string), 'NULL'),
@@ -139,10 +146,11 @@ judged as (
             array(
                 case when keyed.status in ('E', 'F') then 'publisher_error' end,
                 case
-                    when exists(
-                        keyed.table_key_parsed.pairs,
-                        pair -> pair.value != trim(pair.value)
-                    )
+                    when
+                        exists(
+                            keyed.table_key_parsed.pairs,
+                            pair -> pair.value != trim(pair.value)
+                        )
                         then 'table_key_has_padding'
                 end,
                 case
