@@ -3,7 +3,9 @@
         valid over [valid_from_order_key, valid_to_order_key) and, on the time line,
         [valid_from, valid_to); the current version has null valid_to*. A delete, a key
         move (U that changed the key) or a TRUNCATE opens a deleted version (is_deleted);
-        repeated deletes collapse. Order is by order_key, never by a timestamp. -#}
+        repeated deletes collapse. Order is by order_key, never by a timestamp. Each version
+        shows the key's merged state (cdc_state_images), so images that carry only some
+        columns carry the others forward within a generation. -#}
     {%- set columns = cdc_table_columns(table_name) %}
 with
 
@@ -52,7 +54,8 @@ truncated_keys as (
         truncates.is_before_image,
         truncates.row_exists,
         truncates.image,
-        truncates.image_complete
+        truncates.image_complete,
+        truncates.present_columns
     from truncates
     inner join keys_seen
         on keys_seen.first_order_key < truncates.order_key
@@ -67,15 +70,21 @@ events as (
 
 ),
 
+states as (
+
+    {{ cdc_state_images(table_name, 'events') }}
+
+),
+
 events_ordered as (
 
     select
-        events.*,
-        lag(events.row_exists) over (
-            partition by events.pk_string
-            order by events.order_key, events.row_exists
+        states.*,
+        lag(states.row_exists) over (
+            partition by states.pk_string
+            order by states.order_key, states.row_exists
         ) as previous_row_exists
-    from events
+    from states
 
 ),
 
@@ -109,7 +118,9 @@ final as (
     select
         versions_bounded.pk_string,
         {% for column in columns -%}
-        {{ cdc_text_value("versions_bounded.image['" ~ column.name ~ "']", column.type) }}
+        {{ cdc_text_value(
+            "versions_bounded.merged_image['" ~ column.name ~ "']", column.type
+        ) }}
             as {{ column.name }},
         {% endfor -%}
         not versions_bounded.row_exists as is_deleted,

@@ -3,7 +3,9 @@
         its previous image, by the before-image left outer join of seed 000: the left side
         scans the images up to the point, before-images excluded, and keeps each key's latest;
         the right side joins the before-image ('B') of that same change. Keys whose latest
-        image is a delete, a key move or precedes a TRUNCATE are absent. -#}
+        image is a delete, a key move or precedes a TRUNCATE are absent. Only the images
+        after the last TRUNCATE are read, and a row shows the key's merged state at its
+        latest image (cdc_state_images), so columns an image lacks are carried forward. -#}
     {%- if point is none or point == '' -%}
         {{ exceptions.raise_compiler_error("point_in_time_query: point is required") }}
     {%- endif -%}
@@ -34,16 +36,35 @@ last_truncate as (
 
 ),
 
+since_truncate as (
+
+    select up_to_point.*
+    from up_to_point
+    cross join last_truncate
+    where
+        up_to_point.pk_string is not null
+        and (
+            last_truncate.order_key is null
+            or up_to_point.order_key > last_truncate.order_key
+        )
+
+),
+
+states as (
+
+    {{ cdc_state_images(table_name, 'since_truncate') }}
+
+),
+
 ranked as (
 
     select
-        up_to_point.*,
+        states.*,
         row_number() over (
-            partition by up_to_point.pk_string
-            order by up_to_point.order_key desc, up_to_point.row_exists asc
+            partition by states.pk_string
+            order by states.order_key desc, states.row_exists asc
         ) as recency
-    from up_to_point
-    where up_to_point.pk_string is not null
+    from states
 
 ),
 
@@ -51,11 +72,7 @@ standing as (
 
     select ranked.*
     from ranked
-    cross join last_truncate
-    where
-        ranked.recency = 1
-        and ranked.row_exists
-        and (last_truncate.order_key is null or ranked.order_key > last_truncate.order_key)
+    where ranked.recency = 1 and ranked.row_exists
 
 ),
 
@@ -76,7 +93,9 @@ with_previous as (
 select
     with_previous.pk_string,
     {% for column in columns -%}
-    {{ cdc_text_value("with_previous.image['" ~ column.name ~ "']", column.type) }}
+    {{ cdc_text_value(
+        "with_previous.merged_image['" ~ column.name ~ "']", column.type
+    ) }}
         as {{ column.name }},
     {% endfor -%}
     with_previous.image_oper as last_op,

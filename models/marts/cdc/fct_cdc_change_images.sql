@@ -1,7 +1,10 @@
 {{ config(materialized='view') }}
 {#- One row per (change, image): the Qlik-style "before-image row" layout of the
     change log (spec F.1 companion view), which the point-in-time macros join
-    (seed 000 pattern). #}
+    (seed 000 pattern). present_columns says which columns an image carries: the
+    change's present_columns for I, U and D images; the before image's own keys
+    for K and B images (the log's present_columns describes the after image of
+    a U); NULL for T. #}
 
 with
 
@@ -41,7 +44,8 @@ keys_moved_away as (
     select
         {{ cdc_change_image_columns(
             cdc_pk_string_of_map('changes.pk_before'), "'K'", 'false', 'false',
-            'changes.before_image'
+            'changes.before_image',
+            present_columns='map_keys(changes.before_image)'
         ) }}
     from changes
     where changes.op = 'U' and changes.pk_changed
@@ -54,7 +58,8 @@ truncates as (
     select
         {{ cdc_change_image_columns(
             'cast(null as string)', "'T'", 'false', 'false',
-            'cast(null as map<string, string>)', image_complete='false'
+            'cast(null as map<string, string>)', image_complete='false',
+            present_columns='cast(null as array<string>)'
         ) }}
     from changes
     where changes.control_op = 'TRUNCATE'
@@ -68,7 +73,8 @@ before_images as (
         {{ cdc_change_image_columns(
             'coalesce(' ~ cdc_pk_string_of_map('changes.pk_before')
             ~ ', changes.pk_string)',
-            "'B'", 'true', 'true', 'changes.before_image'
+            "'B'", 'true', 'true', 'changes.before_image',
+            present_columns='map_keys(changes.before_image)'
         ) }}
     from changes
     where changes.op = 'U' and changes.before_image is not null
