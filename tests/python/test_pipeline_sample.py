@@ -57,7 +57,10 @@ def test_current_state_is_baseline_plus_valid_changes(spark: Any, sample_build: 
 
 
 def test_every_invalid_row_is_quarantined_with_its_reason(spark: Any, sample_build: Any) -> None:
-    found = _rows(spark, f"select raw_key, reason from {SCHEMA}.fct_cdc_quarantine")
+    found = _rows(
+        spark,
+        f"select raw_key, reason from {SCHEMA}.fct_cdc_quarantine where source_system = 'qlik_ct'",
+    )
     expected = sorted(
         [
             ("20240301123000000000000000000000113+U", "bad change_mask: non-hex character in mask"),
