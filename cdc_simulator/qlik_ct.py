@@ -25,6 +25,7 @@ writing again appends new part files, as a landing zone receives later batches.
 CLI (also used for benchmarks; streams, so memory stays flat at millions of changes):
 
     python -m cdc_simulator.qlik_ct --out DIR --changes N --keys K --seed S [--format csv]
+        [--extra-columns C --extra-width W] [--append-out DIR2 --append-changes M]
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from cdc_simulator.table_model import (
     Key,
     Row,
     TableSpec,
+    widened,
 )
 
 HEADER_COLUMNS = (
@@ -402,17 +404,21 @@ def generate_landing(
     shuffle: bool = False,
     rows_per_file: int = 1_000_000,
     row_group_size: int = ROW_GROUP_SIZE,
+    append_root: Path | None = None,
+    append_changes: int = 0,
 ) -> dict[str, int]:
     """Generate and land `changes` changes without holding them in memory.
 
     Rows are buffered per table and written every `row_group_size` rows; each buffered chunk is
     shuffled and given exact duplicates when asked; files roll over after `rows_per_file` rows.
-    Returns counts: changes, change-table rows and baseline rows per table.
+    With `append_root`, the stream goes on for `append_changes` more changes, landed as change
+    tables under `append_root` (no baseline): a later batch to move into `root` after a first
+    build, as a landing zone receives it. Returns counts: changes, change-table rows and
+    baseline rows per table (the later batch's under `append_changes` and `append:<table>`).
     """
     generator = ChangeGenerator(tables, seed=seed, keys=keys)
     rng = random.Random(seed ^ 0x5EED5)
-    specs = {spec.name: spec for spec in tables}
-    counts: dict[str, int] = {"changes": 0}
+    counts: dict[str, int] = {"changes": changes}
     for spec in tables:
         writer = PartWriter(
             root / spec.name, baseline_schema(spec), fmt=fmt, row_group_size=row_group_size
@@ -420,12 +426,52 @@ def generate_landing(
         rows = baseline_rows(generator.baseline[spec.name], seed=seed)
         writer.write_file(rows)
         counts[spec.name] = len(rows)
+    batches = [(root, changes, "")]
+    if append_root is not None:
+        batches.append((append_root, append_changes, "append:"))
+        counts["append_changes"] = append_changes
+    for folder, count, label in batches:
+        landed = _land_changes(
+            generator,
+            folder,
+            count,
+            tables=tables,
+            fmt=fmt,
+            trim=trim,
+            duplicates=duplicates,
+            shuffle=shuffle,
+            rows_per_file=rows_per_file,
+            row_group_size=row_group_size,
+            rng=rng,
+        )
+        counts.update({label + name: rows for name, rows in landed.items()})
+    return counts
+
+
+def _land_changes(
+    generator: ChangeGenerator,
+    root: Path,
+    count: int,
+    *,
+    tables: Sequence[TableSpec],
+    fmt: str,
+    trim: str,
+    duplicates: float,
+    shuffle: bool,
+    rows_per_file: int,
+    row_group_size: int,
+    rng: random.Random,
+) -> dict[str, int]:
+    """The generator's next `count` changes as change-table part files under `root`; returns
+    the change-table rows written per change table."""
+    specs = {spec.name: spec for spec in tables}
     writers = {
         name: PartWriter(
             root / change_table_name(spec), ct_schema(spec), fmt=fmt, row_group_size=row_group_size
         )
         for name, spec in specs.items()
     }
+    counts = {change_table_name(spec): 0 for spec in tables}
     buffers: dict[str, list[CtRow]] = {name: [] for name in specs}
 
     def flush(name: str) -> None:
@@ -437,12 +483,9 @@ def generate_landing(
         counts[change_table_name(specs[name])] += len(chunk)
         buffers[name] = []
 
-    for spec in tables:
-        counts[change_table_name(spec)] = 0
-    for change in generator.changes(changes):
+    for change in generator.changes(count):
         buffer = buffers[change.table]
         buffer.extend(change_rows(change, specs[change.table], trim=trim))
-        counts["changes"] += 1
         if len(buffer) >= row_group_size:
             flush(change.table)
     for name in specs:
@@ -468,9 +511,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--shuffle", action="store_true", help="shuffle rows within chunks")
     parser.add_argument("--rows-per-file", type=int, default=1_000_000)
     parser.add_argument("--row-group-size", type=int, default=ROW_GROUP_SIZE)
+    parser.add_argument(
+        "--extra-columns", type=int, default=0, help="nullable string columns added per table"
+    )
+    parser.add_argument("--extra-width", type=int, default=20, help="their values' length")
+    parser.add_argument(
+        "--append-out", type=Path, help="land a later batch of --append-changes changes here"
+    )
+    parser.add_argument("--append-changes", type=int, default=0)
     args = parser.parse_args(argv)
-    if args.changes < 0 or args.keys < 2:
-        parser.error("--changes must be >= 0 and --keys >= 2")
+    if args.changes < 0 or args.keys < 2 or args.append_changes < 0:
+        parser.error("--changes and --append-changes must be >= 0, --keys >= 2")
+    if args.extra_columns < 0 or args.extra_width < 1:
+        parser.error("--extra-columns must be >= 0 and --extra-width >= 1")
     started = time.perf_counter()
     counts = generate_landing(
         args.out,
@@ -483,9 +536,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         shuffle=args.shuffle,
         rows_per_file=args.rows_per_file,
         row_group_size=args.row_group_size,
+        tables=widened(DEFAULT_TABLES, args.extra_columns, args.extra_width),
+        append_root=args.append_out,
+        append_changes=args.append_changes,
     )
     elapsed = time.perf_counter() - started
-    rate = counts["changes"] / elapsed if elapsed > 0 else float("inf")
+    generated = counts["changes"] + counts.get("append_changes", 0)
+    rate = generated / elapsed if elapsed > 0 else float("inf")
     detail = ", ".join(f"{name}={count}" for name, count in counts.items())
     print(f"{args.out}: {detail} in {elapsed:.1f} s ({rate:,.0f} changes/s)")
     return 0

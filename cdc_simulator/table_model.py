@@ -59,8 +59,12 @@ class ColumnSpec:
     name: str
     type: str
     nullable: bool = False
+    width: int = 0
+    """For a string column: generated values are exactly this many characters (0: words)."""
 
     def __post_init__(self) -> None:
+        if self.width < 0 or (self.width and self.type != "string"):
+            raise ValueError(f"column {self.name}: width is for string columns, >= 0")
         if self.type not in _SIMPLE_TYPES and _DECIMAL_TYPE.fullmatch(self.type) is None:
             raise ValueError(f"column {self.name}: unknown type {self.type!r}")
         if self.is_decimal and not 0 <= self.scale <= self.precision <= 38:
@@ -161,6 +165,22 @@ ORDER_LINES = TableSpec(
 
 DEFAULT_TABLES: tuple[TableSpec, ...] = (EMPLOYEES, ORDER_LINES)
 """The tables the dbt project is configured for (dbt_project.yml, var cdc_tables)."""
+
+
+def widened(tables: Sequence[TableSpec], columns: int, width: int) -> tuple[TableSpec, ...]:
+    """The tables with `columns` more nullable string columns each (`attr_01`, ...), whose
+    values are `width` characters: wider rows for benchmarks. The dbt project needs no change:
+    a change table's data columns are read from its DDL."""
+    if columns < 0 or width < 1:
+        raise ValueError("columns must be >= 0 and width >= 1")
+    extra = tuple(
+        ColumnSpec(f"attr_{number:02d}", "string", nullable=True, width=width)
+        for number in range(1, columns + 1)
+    )
+    return tuple(
+        TableSpec(name=spec.name, columns=spec.columns + extra, key_columns=spec.key_columns)
+        for spec in tables
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -344,6 +364,7 @@ _WORDS = (
     "Kenji", "Lena", "Mía", "Noor", "Olaf", "Priya", "Quentin", "Rosa", "Søren", "Tariq",
     "Ugo", "Vera", "Wei", "Xavier", "Yuki", "Zoë", "O'Neil", "van der Berg", "Łukasz", "北京",
 )  # fmt: skip
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz" * 40
 _NOTES = ("on leave", "part time, remote", "relocated", "contractor", "ÄÖÜ ß", "see HR-1042")
 _LINES_PER_GROUP = 4
 _MIN_DATE = date(1950, 1, 1)
@@ -661,6 +682,9 @@ def _random_value(rng: random.Random, column: ColumnSpec) -> object:
         if edge:
             return rng.choice((low, high, 0, -1))
         return int(rng.random() * 5000) if rng.random() < 0.9 else rng.randint(-5000, 10**6)
+    if kind == "string" and column.width:
+        text = f"{int(rng.random() * 10**9):09d}{_ALPHABET[int(rng.random() * 26) :]}"
+        return text[: column.width].ljust(column.width, "x")
     if kind == "string":
         if rng.random() < 0.15:
             return _NOTES[int(rng.random() * len(_NOTES))]

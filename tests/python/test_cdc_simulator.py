@@ -25,6 +25,7 @@ from cdc_simulator.table_model import (
     ORDER_LINES,
     UTC,
     Change,
+    ChangeGenerator,
     ColumnSpec,
     Key,
     Row,
@@ -34,6 +35,7 @@ from cdc_simulator.table_model import (
     format_time_point,
     parse_time_point,
     simulate,
+    widened,
 )
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -506,3 +508,41 @@ def test_cli_streams_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         .read_text()
         .startswith("header__change_seq,header__change_oper,header__change_mask,")
     )
+
+
+def test_cli_lands_a_later_batch_continuing_the_stream(tmp_path: Path) -> None:
+    """--append-out: the same stream goes on, so landing both batches is landing all changes."""
+    out, later = tmp_path / "landing", tmp_path / "later"
+    code = qlik_ct.main(
+        [
+            "--out", str(out), "--changes", "1500", "--keys", "40", "--seed", "9",
+            "--append-out", str(later), "--append-changes", "300",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    generator = ChangeGenerator(DEFAULT_TABLES, seed=9, keys=40)
+    expected_first = emit(generator.changes(1500))
+    expected_second = emit(generator.changes(300))
+    for name in SPECS:
+        first = read_parquet_rows(out / f"{name}__ct")
+        second = read_parquet_rows(later / f"{name}__ct")
+        assert (first, second) == (expected_first[name], expected_second[name])
+        assert max(row[0] for row in first) < min(row[0] for row in second)
+        assert not (later / name).exists(), "a later batch carries no full load"
+
+
+def test_widened_tables_add_fixed_width_text_columns(tmp_path: Path) -> None:
+    tables = widened(DEFAULT_TABLES, 3, 25)
+    for plain, wide in zip(DEFAULT_TABLES, tables, strict=True):
+        assert wide.column_names == (*plain.column_names, "attr_01", "attr_02", "attr_03")
+        assert wide.key_columns == plain.key_columns
+    counts = qlik_ct.generate_landing(tmp_path, changes=400, keys=20, seed=3, tables=tables)
+    assert counts["changes"] == 400
+    values = ds.dataset(tmp_path / "employees__ct").to_table(columns=["attr_02"]).column(0)
+    present = [value for value in values.to_pylist() if value is not None]
+    assert present and {len(value) for value in present} == {25}
+    assert len(set(present)) > 20, "values vary"
+    with pytest.raises(ValueError, match="width"):
+        widened(DEFAULT_TABLES, 1, 0)
+    with pytest.raises(ValueError, match="width"):
+        ColumnSpec("n", "int32", width=4)
