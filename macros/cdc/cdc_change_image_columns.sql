@@ -16,5 +16,6 @@
         {{ row_exists }} as row_exists,
         {{ image }} as image,
         {{ image_complete }} as image_complete,
-        {{ present_columns }} as present_columns
+        {{ present_columns }} as present_columns,
+        changes.loaded_at
 {%- endmacro %}

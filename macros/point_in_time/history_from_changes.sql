@@ -5,8 +5,28 @@
         move (U that changed the key) or a TRUNCATE opens a deleted version (is_deleted);
         repeated deletes collapse. Order is by order_key, never by a timestamp. Each version
         shows the key's merged state (cdc_state_images), so images that carry only some
-        columns carry the others forward within a generation. -#}
+        columns carry the others forward within a generation.
+
+        Incremental (history_increment): the table is partitioned by valid_to_bucket, the
+        first var('history_bucket_length') characters of valid_to_order_key (for Qlik, the
+        day a version was closed), 'current' for current versions. A run reads only the
+        images logged since the newest change_loaded_at in the table. When each new image
+        comes after its key's current version (the usual case), only the keys it touches
+        are recomputed, from their current version on, and only the 'current' partition
+        and the buckets from the oldest new image's on are rewritten (insert overwrite).
+        A late image (at or before its key's current version), a new TRUNCATE, or a table
+        with no watermark rebuilds the whole history (history_reset truncates it first). -#}
+    {%- set plan = history_increment(table_name) -%}
+    {%- set hook = "{{ history_reset('" ~ table_name ~ "') }}" -%}
+    {{ config(
+        materialized='incremental',
+        incremental_strategy='insert_overwrite',
+        partition_by=['valid_to_bucket'],
+        on_schema_change='fail',
+        pre_hook=[hook]
+    ) }}
     {%- set columns = cdc_table_columns(table_name) %}
+    {%- set bucket_length = var('history_bucket_length', 8) | int %}
 with
 
 images as (
@@ -17,6 +37,78 @@ images as (
 
 ),
 
+{% if plan.since -%}
+new_images as (
+
+    select images.*
+    from images
+    where images.loaded_at > timestamp '{{ plan.since }}'
+
+),
+
+existing as (
+
+    select * from {{ this }}
+
+),
+
+affected_keys as (
+
+    select distinct new_images.pk_string from new_images
+
+),
+
+events as (
+
+    {# each touched key's current version stands in for all its earlier images #}
+    select
+        current_versions.change_id,
+        '{{ cdc_table_config(table_name).source_system }}' as source_system,
+        '{{ table_name }}' as source_table,
+        current_versions.order_scope,
+        current_versions.valid_from_order_key as order_key,
+        current_versions.valid_from as effective_at,
+        current_versions.pk_string,
+        current_versions.change_op as image_oper,
+        false as is_before_image,
+        not current_versions.is_deleted as row_exists,
+        map(
+            {%- for column in columns %}
+            '{{ column.name }}',
+            {{ cdc_value_text('current_versions.' ~ column.name, column.type) }}
+            {{- ',' if not loop.last }}
+            {%- endfor %}
+        ) as image,
+        true as image_complete,
+        {{ sql_string_array(columns | map(attribute='name') | list) }} as present_columns,
+        current_versions.change_loaded_at as loaded_at
+    from existing as current_versions
+    left semi join affected_keys
+        on current_versions.pk_string = affected_keys.pk_string
+    where current_versions.valid_to_bucket = 'current'
+    union all
+    select * from new_images
+
+),
+
+kept as (
+
+    {# rows of the rewritten partitions that the new images do not change #}
+    select existing.*
+    from existing
+    left anti join affected_keys
+        on
+            existing.pk_string = affected_keys.pk_string
+            and existing.valid_to_bucket = 'current'
+    where
+        existing.valid_to_bucket = 'current'
+        or existing.valid_to_bucket >= (
+            select substr(min(new_images.order_key), 1, {{ bucket_length }})
+            from new_images
+        )
+
+),
+{%- else %}
 keyed as (
 
     select * from images where images.pk_string is not null
@@ -55,7 +147,8 @@ truncated_keys as (
         truncates.row_exists,
         truncates.image,
         truncates.image_complete,
-        truncates.present_columns
+        truncates.present_columns,
+        truncates.loaded_at
     from truncates
     inner join keys_seen
         on keys_seen.first_order_key < truncates.order_key
@@ -69,6 +162,7 @@ events as (
     select * from truncated_keys
 
 ),
+{%- endif %}
 
 states as (
 
@@ -131,10 +225,19 @@ final as (
         versions_bounded.next_order_key is null as is_current,
         versions_bounded.image_oper as change_op,
         versions_bounded.change_id,
-        versions_bounded.order_scope
+        versions_bounded.order_scope,
+        versions_bounded.loaded_at as change_loaded_at,
+        coalesce(
+            substr(versions_bounded.next_order_key, 1, {{ bucket_length }}), 'current'
+        ) as valid_to_bucket
     from versions_bounded
 
 )
 
 select * from final
+{%- if plan.since %}
+union all
+select * from kept
+{%- endif %}
+distribute by valid_to_bucket
 {%- endmacro %}

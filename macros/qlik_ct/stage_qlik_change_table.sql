@@ -2,7 +2,12 @@
     {#- The whole body of stg_qlik_ct__<table>: one row per delivered change-table row,
         typed, ordered, its mask decoded, and judged (invalid_reason, flags). Incremental:
         a run stages only rows whose (change_seq, change_oper) is not staged yet; exact
-        duplicate deliveries collapse. Calls a Python UDF, so it is a table. -#}
+        duplicate deliveries collapse. Calls a Python UDF, so it is a table.
+
+        Landed files (qlik_ct_landing: files): each row records its file (landed_file,
+        landed_file_modified_at), and an incremental run reads only files not staged yet
+        under that path and modification time, so its cost follows the new files, not the
+        landing zone. A rewritten file is read again; its rows already staged are skipped. -#}
     {%- set layout = qlik_ct_layout(table_name) -%}
     {%- set prefix = var('qlik_ct_header_prefix') -%}
     {%- set seq = 'delivered.' ~ prefix ~ 'change_seq' -%}
@@ -14,13 +19,42 @@
         {%- if prefix ~ name in layout.header_columns -%}{%- do has_header.append(name) -%}{%- endif -%}
     {%- endfor %}
 
+    {%- set landed_files = var('qlik_ct_landing') == 'files' -%}
+    {%- set staged_files = [] -%}
+    {%- if landed_files and is_incremental() and execute -%}
+        {%- set staged = run_query(
+            "select distinct concat(landed_file, '@', cast(landed_file_modified_at as string))"
+            ~ " from " ~ this ~ " where landed_file is not null") -%}
+        {%- do staged_files.extend(staged.columns[0].values()) -%}
+    {%- endif %}
+
 {{ depends_on_landing_seed(table_name ~ '__ct') }}
 
 with
 
 source as (
 
-    select * from {{ source('qlik_ct', table_name ~ '__ct') }}
+    {# a filter on _metadata alone prunes whole files before they are read #}
+    select
+        landed.*,
+        {% if landed_files -%}
+        landed._metadata.file_path as landed_file,
+        landed._metadata.file_modification_time as landed_file_modified_at
+        {%- else -%}
+        cast(null as string) as landed_file,
+        cast(null as timestamp) as landed_file_modified_at
+        {%- endif %}
+    from {{ source('qlik_ct', table_name ~ '__ct') }} as landed
+    {%- if staged_files %}
+    where concat(
+        landed._metadata.file_path, '@',
+        cast(landed._metadata.file_modification_time as string)
+    ) not in (
+        {%- for file in staged_files %}
+        {{ sql_string_literal(file) }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    )
+    {%- endif %}
 
 ),
 
@@ -39,10 +73,22 @@ new_rows as (
 
 ),
 
-{# duplicated delivery: exact copies of one row collapse to one #}
+{# duplicated delivery: exact copies of one row collapse to one (the first file kept) #}
 delivered as (
 
-    select distinct * from new_rows
+    select
+        new_rows.* except (landed_file, landed_file_modified_at),
+        min_by(
+            named_struct(
+                'file', new_rows.landed_file, 'modified_at', new_rows.landed_file_modified_at
+            ),
+            new_rows.landed_file
+        ) as landed
+    from new_rows
+    group by
+        {%- for name in layout.header_columns + data_names %}
+        new_rows.{{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
 
 ),
 
@@ -156,6 +202,10 @@ typed as (
         ---------- row image, typed
         {{ qlik_ct_typed_columns(table_name, 'decoded') }},
 
+        ---------- lineage
+        decoded.landed.file as landed_file,
+        decoded.landed.modified_at as landed_file_modified_at,
+
         ---------- judgement inputs
         decoded.deliveries_with_this_key,
         decoded.{{ prefix }}change_seq is not null
@@ -264,6 +314,8 @@ final as (
         judged.invalid_reason,
         judged.invalid_reason is null as is_valid,
         judged.flags,
+        judged.landed_file,
+        judged.landed_file_modified_at,
         current_timestamp() as loaded_at
     from judged
 

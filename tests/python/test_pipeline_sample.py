@@ -300,7 +300,7 @@ def _snapshot(spark: Any) -> dict[str, list[str]]:
             continue
         name = table["tableName"]
         frame = spark.table(f"{SCHEMA}.{name}")
-        columns = [column for column in frame.columns if column != "loaded_at"]
+        columns = [c for c in frame.columns if c not in ("loaded_at", "change_loaded_at")]
         snapshot[name] = sorted(repr(tuple(row)) for row in frame.select(*columns).collect())
     return snapshot
 

@@ -6,15 +6,22 @@ order_lines) that knows the state after every change. It lands what Qlik Replica
 
 * batch 1: the full load plus most changes, split over files in shuffled order, with a few
   exact duplicates, but WITHOUT a few changes ("late rows");
-* batch 2: the remaining changes, the late rows (change_seq older than batch 1's newest) and
-  exact duplicates of rows batch 1 already delivered.
+* batch 2: half of the remaining changes, the late rows (change_seq older than batch 1's
+  newest) and exact duplicates of rows batch 1 already delivered;
+* batch 3: the newest changes, in order: what an incremental run usually receives.
 
 After each batch the same `dbt build` runs (files mode); the pipeline's answers are compared
 with the model's, typed (Decimal, date, UTC datetime) and keyed by the key columns:
-`<table>_as_of('latest')` after batch 1; after batch 2 `<table>_as_of(point)` for change
+`<table>_as_of('latest')` after batch 1; after batch 3 `<table>_as_of(point)` for change
 sequences chosen inside a transaction, right after a key update, a delete and a re-insert, on
 a late row, and for 'yyyy-MM-dd HH:mm:ss.SS' times (every change whose change_seq time part
-is <= that time), then `dim_<table>_current` against the final state.
+is <= that time), the versions of `dim_<table>_history` valid at each change sequence, then
+`dim_<table>_current` against the final state.
+
+Batch 2 holds late rows, so its run rebuilds the histories; batch 3 has none, so its run
+recomputes only the keys it touches and rewrites only the partitions they fall in (minute
+buckets here, `history_bucket_length: 12`): the test checks that the oldest bucket's files
+were left alone, and that the result equals a `--full-refresh` rebuild.
 """
 
 from __future__ import annotations
@@ -57,6 +64,7 @@ def dbt_vars(root: Path) -> dict[str, object]:
         "qlik_ct_landing_root": str(root),
         "qlik_ct_landing_format": "parquet",
         "qlik_ct_schema": "proof_raw",
+        "history_bucket_length": 12,
     }
 
 
@@ -77,6 +85,7 @@ class Scenario:
     batch_1: list[Change]
     late: list[Change]
     batch_2: list[Change]
+    batch_3: list[Change]
     duplicates: dict[str, list[CtRow]]
     after_batch_1: State
     points: list[Point] = field(default_factory=list)
@@ -173,8 +182,9 @@ def build_scenario() -> Scenario:
     late = choose_late(sim, batch_1_range, rng)
     late_seqs = {change.change_seq for change in late}
     batch_1 = [change for change in batch_1_range if change.change_seq not in late_seqs]
-    batch_2 = sim.changes[cut:]
-    assert batch_2, "batch 2 is empty; lower BATCH_1_SHARE"
+    rest = sim.changes[cut:]
+    batch_2, batch_3 = rest[: len(rest) // 2], rest[len(rest) // 2 :]
+    assert batch_2 and batch_3, "batch 2 or 3 is empty; lower BATCH_1_SHARE"
 
     duplicates: dict[str, list[CtRow]] = {spec.name: [] for spec in sim.tables}
     for change in rng.sample(batch_1, 6):
@@ -184,7 +194,7 @@ def build_scenario() -> Scenario:
         duplicates[name].extend(rng.sample(rows, 2))  # single rows, a lone B possibly
 
     after_batch_1 = replay(sim.tables, sim.baseline, batch_1)
-    scenario = Scenario(sim, batch_1, late, batch_2, duplicates, after_batch_1)
+    scenario = Scenario(sim, batch_1, late, batch_2, batch_3, duplicates, after_batch_1)
     scenario.points = choose_points(sim, late)
     return scenario
 
@@ -203,6 +213,10 @@ def land_batch_2(root: Path, scenario: Scenario) -> None:
     write_parquet(root, rows, files=2, shuffle=True, seed=SEED + 1)
 
 
+def land_batch_3(root: Path, scenario: Scenario) -> None:
+    write_parquet(root, emit(scenario.batch_3, scenario.sim.tables), files=1, seed=SEED + 2)
+
+
 def test_proof_scenario_is_well_formed() -> None:
     """The generator half of the proof, without Spark: every probe exists and means what its
     label says, and the batches deliver every change."""
@@ -210,7 +224,9 @@ def test_proof_scenario_is_well_formed() -> None:
     sim = scenario.sim
     newest_of_batch_1 = max(change.change_seq for change in scenario.batch_1)
     assert scenario.late and all(c.change_seq < newest_of_batch_1 for c in scenario.late)
-    delivered = [*scenario.batch_1, *scenario.late, *scenario.batch_2]
+    delivered = [*scenario.batch_1, *scenario.late, *scenario.batch_2, *scenario.batch_3]
+    newest_before_batch_3 = max(c.change_seq for c in [*scenario.batch_1, *scenario.batch_2])
+    assert all(c.change_seq > newest_before_batch_3 for c in scenario.batch_3), "3 is in order"
     assert sorted(c.change_seq for c in delivered) == [c.change_seq for c in sim.changes]
     assert any(scenario.duplicates.values())
     assert scenario.after_batch_1 != sim.state_at(newest_of_batch_1), "late rows matter"
@@ -324,6 +340,10 @@ def test_qlik_change_tables_prove_point_in_time_state(
 
     land_batch_2(root, scenario)
     run_dbt(["build"], schema=SCHEMA, vars=dbt_vars(root))
+    oldest_files = {spec.name: oldest_bucket_files(spark, spec.name) for spec in tables}
+
+    land_batch_3(root, scenario)
+    run_dbt(["build"], schema=SCHEMA, vars=dbt_vars(root))
     final = scenario.sim.final
     for spec in tables:
         for point in scenario.points:
@@ -334,6 +354,14 @@ def test_qlik_change_tables_prove_point_in_time_state(
                 point.expected[spec.name],
                 point.label,
             )
+            if point.value.isdigit():
+                failures += check(
+                    spark,
+                    spec,
+                    history_at(spec.name, point.value),
+                    point.expected[spec.name],
+                    f"history versions valid at {point.label}",
+                )
         failures += check(
             spark, spec, f"{SCHEMA}.{spec.name}_as_of('latest')", final[spec.name], "latest"
         )
@@ -341,3 +369,46 @@ def test_qlik_change_tables_prove_point_in_time_state(
             spark, spec, f"{SCHEMA}.dim_{spec.name}_current", final[spec.name], "final state"
         )
     assert not failures, "\n".join(failures)
+
+    for spec in tables:
+        bucket, files = oldest_files[spec.name]
+        assert oldest_bucket_files(spark, spec.name) == (bucket, files), (
+            f"batch 3 (no late rows) rewrote dim_{spec.name}_history's oldest bucket {bucket}"
+        )
+    histories = {spec.name: history_rows(spark, spec.name) for spec in tables}
+    run_dbt(
+        ["run", "--select", "dim_employees_history", "dim_order_lines_history", "--full-refresh"],
+        schema=SCHEMA,
+        vars=dbt_vars(root),
+    )
+    for spec in tables:
+        rebuilt = history_rows(spark, spec.name)
+        assert histories[spec.name] == rebuilt, f"incremental dim_{spec.name}_history differs"
+
+
+def history_at(table: str, order_key: str) -> str:
+    """The versions of dim_<table>_history valid at `order_key` that are not deleted."""
+    return (
+        f"(select * from {SCHEMA}.dim_{table}_history where not is_deleted"
+        f" and valid_from_order_key <= '{order_key}'"
+        f" and coalesce(valid_to_order_key > '{order_key}', true))"
+    )
+
+
+def oldest_bucket_files(spark: Any, table: str) -> tuple[str, list[str]]:
+    """The oldest closed-version partition of dim_<table>_history and the files holding it."""
+    relation = f"{SCHEMA}.dim_{table}_history"
+    bucket = spark.sql(
+        f"select min(valid_to_bucket) from {relation} where valid_to_bucket != 'current'"
+    ).first()[0]
+    files = spark.sql(
+        f"select distinct input_file_name() from {relation} where valid_to_bucket = '{bucket}'"
+    ).toArrow()
+    return bucket, sorted(files.column(0).to_pylist())
+
+
+def history_rows(spark: Any, table: str) -> list[tuple[Any, ...]]:
+    """Every row of dim_<table>_history, sorted, for comparing two builds."""
+    frame = spark.sql(f"select * from {SCHEMA}.dim_{table}_history")
+    rows = frame.toArrow().to_pylist()
+    return sorted(tuple(str(value) for value in row.values()) for row in rows)

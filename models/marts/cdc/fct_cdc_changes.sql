@@ -8,13 +8,47 @@
 {#- The canonical change log (spec F.1): one row per change from every source
     system. Incremental: a run appends only changes whose change_id is not
     loaded yet, so a rerun with no new raw rows appends nothing, and late (out-
-    of-order) rows are picked up. #}
+    of-order) rows are picked up.
+
+    Its cost follows the new rows: of the Qlik change rows, only those staged
+    after the newest one in the log (loaded_at) are read, paired and hashed (the
+    filter reaches the staging scans through the views), and the change_id
+    anti-join reads only the log's rows from the oldest new order_key on. Full-
+    load rows are always considered, so a full load landed later still enters. #}
+{%- for table_name in cdc_tables_of('qlik_ct') %}
+-- depends_on: {{ ref('stg_qlik_ct__' ~ table_name) }}
+{%- endfor %}
+{%- set since = {} -%}
+{%- if is_incremental() and execute -%}
+    {%- set newest = run_query(
+        "select cast(max(loaded_at) as string) from " ~ this
+        ~ " where source_system = 'qlik_ct' and not is_snapshot").columns[0].values()[0] -%}
+    {%- if newest is not none -%}
+        {%- set staged = [] -%}
+        {%- for table_name in cdc_tables_of('qlik_ct') -%}
+            {%- do staged.append(
+                "select min(order_key) as order_key from "
+                ~ ref('stg_qlik_ct__' ~ table_name)
+                ~ " where loaded_at > timestamp '" ~ newest ~ "'") -%}
+        {%- endfor -%}
+        {%- set oldest = run_query(
+            "select min(order_key) from (" ~ staged | join(' union all ') ~ ")"
+        ).columns[0].values()[0] -%}
+        {%- do since.update({'loaded_at': newest, 'order_key': oldest or '~'}) -%}
+    {%- endif -%}
+{%- endif %}
 
 with
 
 qlik_ct as (
 
-    select * from {{ ref('int_qlik_ct__changes_canonical') }}
+    select canonical.*
+    from {{ ref('int_qlik_ct__changes_canonical') }} as canonical
+    {%- if since %}
+    where
+        canonical.is_snapshot
+        or canonical.loaded_at > timestamp '{{ since.loaded_at }}'
+    {%- endif %}
 
 ),
 
@@ -37,7 +71,16 @@ new_changes as (
     select unioned.*
     from unioned
     {% if is_incremental() %}
-    left anti join {{ this }} as loaded
+    left anti join (
+        select loaded.change_id
+        from {{ this }} as loaded
+        {%- if since %}
+        where
+            loaded.source_system != 'qlik_ct'
+            or loaded.is_snapshot
+            or loaded.order_key >= {{ sql_string_literal(since.order_key) }}
+        {%- endif %}
+    ) as loaded
         on unioned.change_id = loaded.change_id
     {% endif %}
 

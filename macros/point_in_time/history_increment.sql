@@ -1,0 +1,43 @@
+{% macro history_increment(table_name) %}
+    {#- How this run of dim_<table>_history builds (see history_from_changes):
+        {'since': <timestamp text>} to recompute only the keys of the images logged after it,
+        or {'since': none} to rebuild the whole history. It is an increment only when the table
+        exists (and this is not --full-refresh), has a watermark (its newest change_loaded_at),
+        and no new image is a TRUNCATE or lies at or before its key's current version. -#}
+    {%- set plan = {'since': none} -%}
+    {#- unit tests build from fixtures: always the whole history -#}
+    {%- if execute and model.resource_type == 'model' and is_incremental() -%}
+        {%- set newest = run_query(
+            'select cast(max(change_loaded_at) as string) from ' ~ this
+        ).columns[0].values()[0] -%}
+        {%- if newest is not none -%}
+            {%- set late = run_query(
+                "select count(*) from " ~ ref('fct_cdc_change_images') ~ " as images"
+                ~ " left join " ~ this ~ " as current_versions"
+                ~ " on current_versions.pk_string = images.pk_string"
+                ~ " and current_versions.valid_to_bucket = 'current'"
+                ~ " where images.source_table = '" ~ table_name ~ "'"
+                ~ " and not images.is_before_image"
+                ~ " and images.loaded_at > timestamp '" ~ newest ~ "'"
+                ~ " and (images.pk_string is null"
+                ~ " or images.order_key <= current_versions.valid_from_order_key)"
+            ).columns[0].values()[0] -%}
+            {%- if late == 0 -%}
+                {%- do plan.update({'since': newest}) -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endif -%}
+    {{ return(plan) }}
+{% endmacro %}
+
+{% macro history_reset(table_name) %}
+    {#- Pre-hook of dim_<table>_history: when this run rebuilds an existing history (no
+        increment possible), empty it first, so that no partition the rebuild leaves out keeps
+        stale versions. A failed rebuild leaves it empty, and the next run rebuilds it. -#}
+    {%- if execute and model.resource_type == 'model' and is_incremental()
+          and history_increment(table_name).since is none -%}
+        truncate table {{ this }}
+    {%- else -%}
+        select 1 as history_kept
+    {%- endif -%}
+{% endmacro %}
