@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 from python_udfs.change_mask import ChangeMaskError, decode_change_mask
 from python_udfs.spark import MASK_RESULT, TABLE_KEY_RESULT
 from python_udfs.table_key import TableKeyError, format_table_key, parse_table_key
-from python_udfs.table_key_batch import _SIMPLE_KEY
+from python_udfs.table_key_batch import SIMPLE_KEY
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame, SparkSession
@@ -75,7 +75,7 @@ MASK_SQL = (
     + f" ELSE {_CHECKED} END"
 )
 SQL_KEY_SUBSET = "unquoted valid keys (no '\"', one '=' per identifier; nulls)"
-_SIMPLE_LITERAL = "'" + _SIMPLE_KEY.replace("\\", "\\\\").replace("'", "\\'") + "'"
+_SIMPLE_LITERAL = "'" + SIMPLE_KEY.replace("\\", "\\\\").replace("'", "\\'") + "'"
 _NO_PAIRS = "CAST(NULL AS ARRAY<STRUCT<column: STRING, value: STRING>>)"
 KEY_SQL = (
     f"CASE WHEN key IS NULL THEN named_struct('pairs', {_NO_PAIRS}, 'error', CAST(NULL AS STRING))"

@@ -10,7 +10,7 @@ The rules are those of the readable reference `python_udfs.table_key`, and tests
 equal. Nothing here raises for any string; a bad key becomes an error message, because Spark
 would fail the whole query.
 
-Fast path, without a per-row Python loop: a key that matches `_SIMPLE_KEY` (no quote, no empty
+Fast path, without a per-row Python loop: a key that matches `SIMPLE_KEY` (no quote, no empty
 identifier or column name, exactly one `=` per identifier, no other special character) is
 split with pyarrow.compute on `+`, then each identifier on its `=`. Only the other rows (keys
 with a `"`, and invalid keys, both rare) go through the reference parser one by one.
@@ -31,7 +31,7 @@ RESULT_TYPE = pa.struct([pa.field("pairs", PAIRS_TYPE), pa.field("error", pa.str
 # RE2 syntax; a negated class matches any character but these, newlines and non-ASCII included.
 _PLAIN = "[^" + SPECIAL_CHARACTERS.replace("\\", "\\\\") + "]"
 _IDENTIFIER = f"{_PLAIN}+={_PLAIN}*"
-_SIMPLE_KEY = f"^{_IDENTIFIER}(?:\\+{_IDENTIFIER})*$"
+SIMPLE_KEY = f"^{_IDENTIFIER}(?:\\+{_IDENTIFIER})*$"
 
 
 def parse_table_key_batch(keys: pa.Array | pa.ChunkedArray) -> pa.StructArray:
@@ -39,7 +39,7 @@ def parse_table_key_batch(keys: pa.Array | pa.ChunkedArray) -> pa.StructArray:
     keys = _as_string_array(keys)
     rows = len(keys)
     valid = _flags(pc.is_valid(keys))
-    simple = _flags(pc.match_substring_regex(keys, _SIMPLE_KEY))
+    simple = _flags(pc.match_substring_regex(keys, SIMPLE_KEY))
     fast = _split_simple(keys if simple.all() else keys.filter(pa.array(simple)))
 
     slow_rows = np.flatnonzero(valid & ~simple)
@@ -77,7 +77,7 @@ def parse_table_key_batch(keys: pa.Array | pa.ChunkedArray) -> pa.StructArray:
 
 
 def _split_simple(keys: pa.Array) -> pa.ListArray:
-    """The pairs of keys that all match `_SIMPLE_KEY` (no nulls), as a `PAIRS_TYPE` array."""
+    """The pairs of keys that all match `SIMPLE_KEY` (no nulls), as a `PAIRS_TYPE` array."""
     identifiers = pc.split_pattern(keys, "+")
     halves = pc.split_pattern(identifiers.flatten(), "=", max_splits=1)
     pairs = pa.StructArray.from_arrays(

@@ -15,7 +15,8 @@
         are recomputed, from their current version on, and only the 'current' partition
         and the buckets from the oldest new image's on are rewritten (insert overwrite).
         A late image (at or before its key's current version), a new TRUNCATE, or a table
-        with no watermark rebuilds the whole history (history_reset truncates it first). -#}
+        with no watermark rebuilds the whole history and replaces every partition in one
+        insert (history_reset switches that insert to static partition overwrite). -#}
     {%- set plan = history_increment(table_name) -%}
     {%- set hook = "{{ history_reset('" ~ table_name ~ "') }}" -%}
     {{ config(
@@ -23,7 +24,8 @@
         incremental_strategy='insert_overwrite',
         partition_by=['valid_to_bucket'],
         on_schema_change='fail',
-        pre_hook=[hook]
+        pre_hook=[hook],
+        post_hook=['set spark.sql.sources.partitionOverwriteMode = DYNAMIC']
     ) }}
     {%- set columns = cdc_table_columns(table_name) %}
     {%- set bucket_length = var('history_bucket_length', 8) | int %}

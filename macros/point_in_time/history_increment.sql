@@ -31,12 +31,14 @@
 {% endmacro %}
 
 {% macro history_reset(table_name) %}
-    {#- Pre-hook of dim_<table>_history: when this run rebuilds an existing history (no
-        increment possible), empty it first, so that no partition the rebuild leaves out keeps
-        stale versions. A failed rebuild leaves it empty, and the next run rebuilds it. -#}
+    {#- Pre-hook of dim_<table>_history. dbt-spark's insert_overwrite sets dynamic partition
+        overwrite, which replaces only the partitions the query writes. When this run rebuilds
+        an existing history (no increment possible), switch to static mode, so that the same
+        insert replaces every partition in one statement: no bucket keeps stale versions, and
+        a failed rebuild leaves the old history in place. The post-hook switches back. -#}
     {%- if execute and model.resource_type == 'model' and is_incremental()
           and history_increment(table_name).since is none -%}
-        truncate table {{ this }}
+        set spark.sql.sources.partitionOverwriteMode = STATIC
     {%- else -%}
         select 1 as history_kept
     {%- endif -%}
