@@ -43,6 +43,17 @@ SERIES = (
 )
 
 
+def repeats_label(results: JsonDict) -> str:
+    """How many runs each median is over, e.g. '3' or '3 (1 at 5,000,000)'."""
+    default = results.get("settings", {}).get("repeats", "?")
+    fewer = [
+        f"{entry['repeats']} at {entry['changes']:,}"
+        for entry in results.get("volumes", [])
+        if entry.get("repeats", default) != default
+    ]
+    return f"{default} ({', '.join(fewer)})" if fewer else str(default)
+
+
 def points(results: JsonDict, key: str) -> list[tuple[int, float, float, float]]:
     """(changes, median, min, max seconds) of one series, for the volumes that have it."""
     found = []
@@ -150,7 +161,7 @@ def plot(results: JsonDict, out: Path) -> None:
         f"CDC history: dbt pipeline vs hand-written PySpark job\n"
         f"{cores} cores, {memory_label} RAM, {machine.get('cpu_model') or 'unknown CPU'}; "
         f"Spark {machine.get('pyspark', '?')} local mode; "
-        f"median of {settings.get('repeats', '?')} runs",
+        f"median of {repeats_label(results)} runs",
         fontsize=10,
     )
     out.parent.mkdir(parents=True, exist_ok=True)
