@@ -32,21 +32,8 @@ SNAPSHOT_ORDER_KEY = "0" * 35
 
 def change_seq_time(seq: F.Column) -> F.Column:
     """The commit time in a change_seq: YYYYMMDDHHmmSShh, hh in hundredths (spec A.3)."""
-    return F.concat(
-        *[F.substring(seq, start, length) for start, length in ((1, 4),)],
-        *[
-            piece
-            for start, length, separator in (
-                (5, 2, "-"),
-                (7, 2, "-"),
-                (9, 2, " "),
-                (11, 2, ":"),
-                (13, 2, ":"),
-                (15, 2, "."),
-            )
-            for piece in (F.lit(separator), F.substring(seq, start, length))
-        ],
-    ).cast("timestamp")
+    seconds = F.concat(F.substring(seq, 1, 14), F.lit("."), F.substring(seq, 15, 2))
+    return F.to_timestamp(seconds, "yyyyMMddHHmmss.SS")
 
 
 def table_history(spark: SparkSession, landing: str, table: str, keys: Sequence[str]) -> DataFrame:

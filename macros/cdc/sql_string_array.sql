@@ -3,6 +3,6 @@
     {%- if values | length == 0 -%}
         cast(array() as array<string>)
     {%- else -%}
-        array({% for value in values %}'{{ value }}'{{ ', ' if not loop.last }}{% endfor %})
+        array({% for value in values %}{{ sql_string_literal(value) }}{{ ', ' if not loop.last }}{% endfor %})
     {%- endif -%}
 {% endmacro %}
