@@ -1,8 +1,9 @@
 {% macro create_as_of_function(table_name) %}
     {#- DDL of the persistent table function <schema>.<table>_as_of(point STRING): the rows of
         point_in_time_query for any point given at query time. -#}
+    {%- set columns = cdc_table_columns(table_name) -%}
     {%- set returns = ['pk_string string'] -%}
-    {%- for column in cdc_table_columns(table_name) -%}
+    {%- for column in columns -%}
         {%- do returns.append(column.name ~ ' ' ~ column.type) -%}
     {%- endfor -%}
     {%- do returns.extend([
@@ -10,5 +11,5 @@
         'last_change_id string', 'previous_image map<string, string>']) -%}
     create or replace function {{ this.schema }}.{{ table_name }}_as_of(point string)
     returns table ({{ returns | join(', ') }})
-    return {{ point_in_time_query(table_name, 'point') }}
+    return {{ point_in_time_query(table_name, 'point', columns) }}
 {% endmacro %}

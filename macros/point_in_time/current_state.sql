@@ -1,11 +1,12 @@
-{% macro current_state(history) %}
-    {#- The whole body of dim_<table>_current (SCD1): the live rows of a dim_*_history model,
+{% macro current_state(table_name) %}
+    {#- The whole body of dim_<table>_current (SCD1): the live rows of dim_<table>_history,
         one per key, i.e. its current versions that are not deleted (read from the 'current'
-        partition only). -#}
-    {%- if history is none -%}
-        {{ exceptions.raise_compiler_error("current_state: history (a ref) is required") }}
-    {%- endif %}
+        partition only). Disabled when the table is not in var cdc_tables. -#}
+    {%- if table_name not in var('cdc_tables') -%}
+        {{ config(enabled=false) }}
+    {%- else %}
 select * except (valid_to_bucket)
-from {{ history }}
+from {{ ref('dim_' ~ table_name ~ '_history') }}
 where valid_to_bucket = 'current' and is_current and not is_deleted
+    {%- endif -%}
 {%- endmacro %}

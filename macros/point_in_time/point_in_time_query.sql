@@ -1,22 +1,22 @@
-{% macro point_in_time_query(table_name, point) %}
+{% macro point_in_time_query(table_name, point, columns=none) %}
     {#- Each key's row of `table_name` as it stood at `point` (see cdc_point_filter), with
-        its previous image, by the before-image left outer join of seed 000: the left side
-        scans the images up to the point, before-images excluded, and keeps each key's latest;
-        the right side joins the before-image ('B') of that same change. Keys whose latest
-        image is a delete, a key move or precedes a TRUNCATE are absent. Only the images
-        after the last TRUNCATE are read, and a row shows the key's merged state at its
-        latest image (cdc_state_images), so columns an image lacks are carried forward. -#}
+        its previous image, by the before-image left outer join of seed 000 on the table's
+        typed images (int_<table>__change_images): the left side scans the images up to the
+        point, before-images excluded, and keeps each key's latest; the right side joins the
+        before-image ('B') of that same change. Keys whose latest image is a delete, a key
+        move or precedes a TRUNCATE are absent. Only the images after the last TRUNCATE are
+        read, and a row shows the key's merged state at its latest image (cdc_state_images),
+        so columns an image lacks are carried forward. -#}
     {%- if point is none or point == '' -%}
         {{ exceptions.raise_compiler_error("point_in_time_query: point is required") }}
     {%- endif -%}
-    {%- set columns = cdc_table_columns(table_name) %}
+    {%- set columns = columns or cdc_table_columns(table_name) %}
 with
 
 images as (
 
     select *
-    from {{ ref('fct_cdc_change_images') }}
-    where source_table = '{{ table_name }}'
+    from {{ ref('int_' ~ table_name ~ '__change_images') }}
 
 ),
 
@@ -52,7 +52,7 @@ since_truncate as (
 
 states as (
 
-    {{ cdc_state_images(table_name, 'since_truncate') }}
+    {{ cdc_state_images(table_name, 'since_truncate', columns) }}
 
 ),
 
@@ -80,7 +80,8 @@ with_previous as (
 
     select
         standing.*,
-        before_images.image as previous_image
+        {{ cdc_image_map(columns, 'before_images') }} as previous_image,
+        before_images.change_id is not null as has_previous_image
     from standing
     left join images as before_images
         on
@@ -92,16 +93,15 @@ with_previous as (
 
 select
     with_previous.pk_string,
-    {% for column in columns -%}
-    {{ cdc_text_value(
-        "with_previous.merged_image['" ~ column.name ~ "']", column.type
-    ) }}
-        as {{ column.name }},
-    {% endfor -%}
+    {%- for column in columns %}
+    with_previous.{{ column.name }},
+    {%- endfor %}
     with_previous.image_oper as last_op,
     with_previous.order_key as last_order_key,
     with_previous.effective_at as last_changed_at,
     with_previous.change_id as last_change_id,
-    with_previous.previous_image
+    case
+        when with_previous.has_previous_image then with_previous.previous_image
+    end as previous_image
 from with_previous
 {%- endmacro %}

@@ -1,10 +1,9 @@
-{% macro qlik_ct_cast_errors(table_name, relation_alias) %}
+{% macro qlik_ct_cast_errors(layout, relation_alias) %}
     {#- One text expression: '; '-joined reasons for landed values that do not cast to their
         configured type (never silently NULL), '' when all cast. -#}
     concat_ws(
         '; ',
-        {%- for column in qlik_ct_layout(table_name).data_columns
-            if column.type != column.source_type %}
+        {%- for column in layout.data_columns if column.type != column.source_type %}
         case
             when
                 {{ relation_alias }}.{{ column.name }} is not null

@@ -1,16 +1,35 @@
 {% macro qlik_ct_layout(table_name) %}
-    {#- The change table's physical layout, read from its DDL (spec A.5: count the header
-        columns, never hard-code 7). Returns a dict:
+    {#- The change table's physical layout, read from its DDL once per model (memoized in
+        the model's context; spec A.5: count the header columns, never hard-code 7).
+        Returns a dict:
           header_columns: names with the header prefix before the first data column
           data_columns:   [{name, source_type, type, is_key}] in change-table order
           key_columns:    configured key, in key order
           bit_count:      every change-table column (bit N = column ordinal N)
           mask_is_text:   the mask landed as hex text (CSV) rather than binary
-        Outside execution (parsing) it returns a placeholder built from the key. -#}
+        A column's type is the landed one unless cdc_tables gives it (column_types, or the
+        declared `columns`); declared columns must be exactly the change table's data
+        columns. Outside execution (parsing) it returns a placeholder built from the key. -#}
+    {%- set memo = context.get('_qlik_ct_layouts') -%}
+    {%- if memo is none -%}
+        {%- set memo = {} -%}
+        {%- do context.update({'_qlik_ct_layouts': memo}) -%}
+    {%- endif -%}
+    {%- if execute and table_name in memo -%}
+        {{ return(memo[table_name]) }}
+    {%- endif -%}
     {%- set table = cdc_table_config(table_name) -%}
     {%- set prefix = var('qlik_ct_header_prefix') -%}
     {%- set key_columns = cdc_key_columns(table_name) -%}
-    {%- set configured_types = table.get('column_types', {}) -%}
+    {%- set configured_types = {} -%}
+    {%- set declared = table.get('columns') or {} -%}
+    {%- for name, spec in declared.items() -%}
+        {%- do configured_types.update(
+            {name | lower: (spec.get('type') if spec is mapping else spec)}) -%}
+    {%- endfor -%}
+    {%- for name, data_type in table.get('column_types', {}).items() -%}
+        {%- do configured_types.update({name | lower: data_type}) -%}
+    {%- endfor -%}
     {%- if not execute -%}
         {%- set data_columns = [] -%}
         {%- for name in key_columns -%}
@@ -26,6 +45,12 @@
     {%- set relation = api.Relation.create(
         schema=var('qlik_ct_schema'), identifier=table_name ~ '__ct') -%}
     {%- set columns = adapter.get_columns_in_relation(relation) -%}
+    {%- if columns | length == 0 -%}
+        {{ exceptions.raise_compiler_error(
+            "qlik_ct_layout: the change table " ~ relation ~ " of table '" ~ table_name
+            ~ "' does not exist or has no columns (var qlik_ct_landing is '"
+            ~ var('qlik_ct_landing') ~ "')") }}
+    {%- endif -%}
     {%- set header_columns = [] -%}
     {%- set data_columns = [] -%}
     {%- set mask_types = [] -%}
@@ -60,8 +85,20 @@
                 ~ "' is not a column of " ~ relation) }}
         {%- endif -%}
     {%- endfor -%}
-    {{ return({'header_columns': header_columns, 'data_columns': data_columns,
-               'key_columns': key_columns,
-               'bit_count': header_columns | length + data_columns | length,
-               'mask_is_text': mask_types[0] == 'string'}) }}
+    {%- if declared -%}
+        {%- set declared_names = declared.keys() | map('lower') | list -%}
+        {%- if declared_names != data_names -%}
+            {{ exceptions.raise_compiler_error(
+                "qlik_ct_layout: the columns declared for table '" ~ table_name
+                ~ "' in var cdc_tables (" ~ declared_names | join(', ')
+                ~ ") are not the data columns of " ~ relation ~ " in order ("
+                ~ data_names | join(', ') ~ ")") }}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set layout = {'header_columns': header_columns, 'data_columns': data_columns,
+                      'key_columns': key_columns,
+                      'bit_count': header_columns | length + data_columns | length,
+                      'mask_is_text': mask_types[0] == 'string'} -%}
+    {%- do memo.update({table_name: layout}) -%}
+    {{ return(layout) }}
 {% endmacro %}

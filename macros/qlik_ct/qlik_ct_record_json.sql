@@ -1,12 +1,13 @@
-{% macro qlik_ct_record_json(table_name, relation_alias, with_headers=true) %}
+{% macro qlik_ct_record_json(layout, relation_alias, with_headers=true) %}
     {#- A staged row as JSON for the quarantine: what was landed (header fields as staged,
-        then the data columns), never load metadata, so a rebuild yields the same text. -#}
+        then the data columns of the layout), never load metadata, so a rebuild yields the
+        same text. -#}
     {%- set names = [] -%}
     {%- if with_headers -%}
         {%- do names.extend(['order_key', 'change_oper', 'operation', 'stream_position',
                              'transaction_id', 'op_ts', 'change_mask_hex']) -%}
     {%- endif -%}
-    {%- do names.extend(qlik_ct_layout(table_name).data_columns | map(attribute='name')) -%}
+    {%- do names.extend(layout.data_columns | map(attribute='name')) -%}
     to_json(named_struct(
         {%- for name in names %}
         '{{ name }}', {{ relation_alias }}.{{ name }}{{ ',' if not loop.last }}

@@ -1,7 +1,7 @@
-{% macro qlik_ct_row_hash(table_name, relation_alias) %}
-    {#- A 64-bit hash of a landed change-table row, every column in DDL order: tells exact
-        duplicate deliveries from conflicting ones. -#}
-    {%- set layout = qlik_ct_layout(table_name) -%}
+{% macro qlik_ct_row_hash(layout, relation_alias) %}
+    {#- A 64-bit hash of a landed change-table row, every column of the layout
+        (qlik_ct_layout) in DDL order: tells exact duplicate deliveries from conflicting
+        ones. -#}
     {%- set names = layout.header_columns + (layout.data_columns | map(attribute='name') | list) -%}
     xxhash64(
         {%- for name in names %}

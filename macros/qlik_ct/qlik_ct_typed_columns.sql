@@ -1,7 +1,8 @@
-{% macro qlik_ct_typed_columns(table_name, relation_alias) %}
-    {#- The select list of a Qlik table's data columns, typed: a column whose configured type
-        (column_types) differs from its landed type is try_cast; see qlik_ct_cast_errors. -#}
-    {%- for column in qlik_ct_layout(table_name).data_columns %}
+{% macro qlik_ct_typed_columns(layout, relation_alias) %}
+    {#- The select list of a Qlik table's data columns (layout: qlik_ct_layout), typed: a
+        column whose configured type differs from its landed type is try_cast; see
+        qlik_ct_cast_errors. -#}
+    {%- for column in layout.data_columns %}
         {%- if column.type != column.source_type %}
         try_cast({{ relation_alias }}.{{ column.name }} as {{ column.type }}) as {{ column.name }}
         {%- else %}

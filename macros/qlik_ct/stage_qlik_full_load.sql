@@ -1,7 +1,11 @@
 {% macro stage_qlik_full_load(table_name) %}
     {#- The whole body of stg_qlik_ct__<table>_baseline: the full-load (target) table, i.e. the
         image the change table starts from (spec A.1), one row per landed row, typed like the
-        change table's data columns, judged like it. A view: it reflects a reload at once. -#}
+        change table's data columns, judged like it. A view: it reflects a reload at once.
+        Disabled when the table is not in var cdc_tables. -#}
+    {%- if table_name not in var('cdc_tables') -%}
+        {{ config(enabled=false) }}
+    {%- else -%}
     {{- config(materialized='view') -}}
     {%- set layout = qlik_ct_layout(table_name) -%}
     {%- set baseline = source('qlik_ct', table_name) %}
@@ -19,11 +23,11 @@ source as (
 typed as (
 
     select
-        '{{ table_name }}' as source_table,
-        {{ qlik_ct_typed_columns(table_name, 'source') }},
+        {{ sql_string_literal(table_name) }} as source_table,
+        {{ qlik_ct_typed_columns(layout, 'source') }},
         concat_ws(
             '; ',
-            nullif({{ qlik_ct_cast_errors(table_name, 'source') }}, ''),
+            nullif({{ qlik_ct_cast_errors(layout, 'source') }}, ''),
             {%- for name in layout.key_columns %}
             case when source.{{ name }} is null then 'null key value in {{ name }}' end,
             {%- endfor %}
@@ -47,4 +51,5 @@ final as (
 )
 
 select * from final
+    {%- endif -%}
 {% endmacro %}

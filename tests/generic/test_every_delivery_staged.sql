@@ -14,7 +14,7 @@ delivered as (
             coalesce(landed.{{ prefix }}change_seq, ''),
             coalesce(landed.{{ prefix }}change_oper, '')
         ) as raw_key,
-        {{ qlik_ct_row_hash(table_name, 'landed') }} as row_hash
+        {{ qlik_ct_row_hash(qlik_ct_layout(table_name), 'landed') }} as row_hash
     from {{ source('qlik_ct', table_name ~ '__ct') }} as landed
 
 ),

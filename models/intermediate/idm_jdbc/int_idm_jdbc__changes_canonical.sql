@@ -1,7 +1,18 @@
+{{
+    config(
+        enabled=cdc_source_system_enabled('idm_jdbc'),
+        materialized='incremental',
+        incremental_strategy='append',
+        on_schema_change='fail'
+    )
+}}
 {#- One row per canonical change (spec F.1) from the IDM event log: each
     rolled-up event group mapped onto the change log. Values are text; images
     are incomplete (per field), and query-back events carry values only when
-    resolved from a snapshot, else needs_lookup. #}
+    resolved from a snapshot, else needs_lookup. Append-only (incremental by
+    change_id, this format's own watermark): the event log changes in place
+    (the publisher rewrites status and may delete processed rows), so a change
+    is kept as first loaded, with the flags seen then. #}
 {%- set order_scope = 'idm:' ~ var('idm_jdbc_driver') %}
 
 with
@@ -18,16 +29,18 @@ canonical as (
         ---------- identity (spec F.1)
         sha2(
             concat_ws(
-                '|', 'idm_jdbc', '{{ order_scope }}', imaged.order_key, '0'
+                '|', 'idm_jdbc', {{ sql_string_literal(order_scope) }},
+                imaged.order_key, '0'
             ),
             256
         ) as change_id,
         'idm_jdbc' as source_system,
-        '{{ var("idm_jdbc_driver") }}' as source_instance,
+        {{ sql_string_literal(var('idm_jdbc_driver')) }} as source_instance,
         case imaged.table_name
             {%- for table_name in cdc_tables_of('idm_jdbc') %}
             {%- set table = cdc_table_config(table_name) %}
-            when '{{ table_name }}' then '{{ table.get("source_schema", "") }}'
+            when {{ sql_string_literal(table_name) }}
+                then {{ sql_string_literal(table.get('source_schema', '')) }}
             {%- endfor %}
         end as source_schema,
         imaged.table_name as source_table,
@@ -50,7 +63,7 @@ canonical as (
         false as pk_changed,
 
         ---------- ordering (spec F.3)
-        '{{ order_scope }}' as order_scope,
+        {{ sql_string_literal(order_scope) }} as order_scope,
         imaged.order_key,
         cast(null as string) as txn_id,
         cast(null as bigint) as txn_seq,
@@ -91,13 +104,27 @@ canonical as (
         imaged.flags,
 
         ---------- lineage
-        '{{ var("idm_jdbc_schema") }}.{{ var("idm_jdbc_event_log") }}'
-            as raw_source,
+        {{ sql_string_literal(
+            var('idm_jdbc_schema') ~ '.' ~ var('idm_jdbc_event_log')
+        ) }} as raw_source,
         array_join(imaged.record_ids, ',') as raw_key,
-        cast(null as timestamp) as loaded_at
+        current_timestamp() as loaded_at
 
     from imaged
 
+),
+
+new_changes as (
+
+    select canonical.*
+    from canonical
+    {%- if is_incremental() %}
+    left anti join {{ this }} as loaded
+        on canonical.change_id = loaded.change_id
+    {%- endif %}
+
 )
 
-select * from canonical
+select
+    {{- cdc_select_columns(cdc_canonical_columns(), 'new_changes') }}
+from new_changes

@@ -1,3 +1,4 @@
+{{ config(enabled=cdc_source_system_enabled('idm_jdbc')) }}
 {#- One row per valid IDM event with the precedence rules of seed 002 applied
     as flags, never by dropping rows (spec C.3): superseded_by (R1: a pending
     query-back event supersedes the pending non-query-back event for the same

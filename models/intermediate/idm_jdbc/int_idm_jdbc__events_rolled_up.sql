@@ -1,3 +1,4 @@
+{{ config(enabled=cdc_source_system_enabled('idm_jdbc')) }}
 {#- One row per group of IDM events that make one change: per-field events
     written by one trigger firing (same table, key, event type, event_time and
     perpetrator, adjacent in the key's order) roll up at the lowest record_id

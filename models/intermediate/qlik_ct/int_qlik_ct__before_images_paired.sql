@@ -1,3 +1,4 @@
+{{ config(enabled=cdc_source_system_enabled('qlik_ct')) }}
 {#- One row per valid I/U/D/TRUNCATE change-table row of every configured Qlik
     table, its before-image (the B row with the same change_seq, spec A.3/A.7)
     beside it. #}
@@ -7,6 +8,7 @@ with
 
 {% for table_name in tables -%}
 {%- set key_columns = cdc_key_columns(table_name) -%}
+{%- set data_columns = qlik_ct_layout(table_name).data_columns -%}
 {{ table_name }}_rows as (
 
     select
@@ -22,8 +24,9 @@ with
         staged.changed_columns,
         staged.flags,
         staged.loaded_at,
-        {{ qlik_ct_image_map(table_name, 'staged') }} as row_image,
-        {{ qlik_ct_column_array(table_name) }} as present_columns
+        {{ cdc_image_map(data_columns, 'staged') }} as row_image,
+        {{ sql_string_array(data_columns | map(attribute='name') | list) }}
+            as present_columns
     from {{ ref('stg_qlik_ct__' ~ table_name) }} as staged
     where staged.is_valid
 

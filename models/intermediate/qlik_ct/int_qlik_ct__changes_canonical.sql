@@ -1,3 +1,4 @@
+{{ config(enabled=cdc_source_system_enabled('qlik_ct')) }}
 {#- One row per canonical change (spec F.1) from Qlik Replicate change tables:
     every valid I/U/D change with its before-image folded in, TRUNCATE rows as
     control changes, and the full-load (baseline) rows as snapshot inserts at
@@ -15,6 +16,7 @@ changes as (
 
 {% for table_name in cdc_tables_of('qlik_ct') -%}
 {%- set key_columns = cdc_key_columns(table_name) -%}
+{%- set data_columns = qlik_ct_layout(table_name).data_columns -%}
 {{ table_name }}_snapshot as (
 
     select
@@ -31,7 +33,8 @@ changes as (
         cast(array() as array<string>) as flags,
         cast(null as timestamp) as loaded_at,
         baseline.row_image,
-        {{ qlik_ct_column_array(table_name) }} as present_columns,
+        {{ sql_string_array(data_columns | map(attribute='name') | list) }}
+            as present_columns,
         baseline.pk_string,
         {{ cdc_pk_map(key_columns, 'baseline.row_image') }} as pk,
         cast(null as map<string, string>) as before_image_row,  -- noqa: LT01
@@ -42,7 +45,7 @@ changes as (
     from (
         select
             staged.source_table,
-            {{ qlik_ct_image_map(table_name, 'staged') }} as row_image,
+            {{ cdc_image_map(data_columns, 'staged') }} as row_image,
             {{ cdc_pk_string(key_columns, "cast(staged.{column} as string)") }}
                 as pk_string
         from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as staged
@@ -74,7 +77,7 @@ canonical as (
             concat_ws(
                 '|',
                 'qlik_ct',
-                '{{ order_scope }}',
+                {{ sql_string_literal(order_scope) }},
                 all_rows.order_key,
                 case
                     when all_rows.is_snapshot then all_rows.pk_string else '0'
@@ -83,12 +86,13 @@ canonical as (
             256
         ) as change_id,
         'qlik_ct' as source_system,
-        '{{ var("qlik_ct_task") }}' as source_instance,
+        {{ sql_string_literal(var('qlik_ct_task')) }} as source_instance,
         case all_rows.source_table
             {%- for table_name in cdc_tables_of('qlik_ct') %}
             {%- set table = cdc_table_config(table_name) %}
             {%- set source_schema = table.get('source_schema', '') %}
-            when '{{ table_name }}' then '{{ source_schema }}'
+            when {{ sql_string_literal(table_name) }}
+                then {{ sql_string_literal(source_schema) }}
             {%- endfor %}
         end as source_schema,
         all_rows.source_table,
@@ -116,7 +120,7 @@ canonical as (
         ) as pk_changed,
 
         ---------- ordering (spec F.3)
-        '{{ order_scope }}' as order_scope,
+        {{ sql_string_literal(order_scope) }} as order_scope,
         all_rows.order_key,
         all_rows.transaction_id as txn_id,
         cast(null as bigint) as txn_seq,
@@ -154,7 +158,7 @@ canonical as (
 
         ---------- lineage
         concat(
-            '{{ var("qlik_ct_schema") }}.',
+            {{ sql_string_literal(var('qlik_ct_schema') ~ '.') }},
             all_rows.source_table,
             case when all_rows.is_snapshot then '' else '__ct' end
         ) as raw_source,
@@ -165,4 +169,6 @@ canonical as (
 
 )
 
-select * from canonical
+select
+    {{- cdc_select_columns(cdc_canonical_columns(), 'canonical') }}
+from canonical

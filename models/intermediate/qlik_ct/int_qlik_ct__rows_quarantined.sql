@@ -1,11 +1,15 @@
+{{ config(enabled=cdc_source_system_enabled('qlik_ct')) }}
 {#- One row per landed Qlik row that cannot flow on (spec A.12), with the
     reason: rows the staging models judged invalid, before-images with no U at
     their change_seq, and invalid full-load rows. Nothing is dropped silently:
-    every row is either here or in the log. #}
+    every row is either here or in the log. A view: always current, so a row
+    leaves it once its cause is fixed (e.g. the U of an orphan before-image
+    arrives). #}
 
 with
 
 {% for table_name in cdc_tables_of('qlik_ct') -%}
+{%- set layout = qlik_ct_layout(table_name) -%}
 {{ table_name }}_staged as (
 
     select * from {{ ref('stg_qlik_ct__' ~ table_name) }}
@@ -16,11 +20,11 @@ with
 
     select
         staged.source_table,
-        '{{ table_name }}__ct' as landed_table,
+        {{ sql_string_literal(table_name ~ '__ct') }} as landed_table,
         staged.raw_key,
         staged.order_key,
         staged.invalid_reason as reason,
-        {{ qlik_ct_record_json(table_name, 'staged') }}
+        {{ qlik_ct_record_json(layout, 'staged') }}
             as record_json,
         staged.loaded_at
     from {{ table_name }}_staged as staged
@@ -32,11 +36,11 @@ with
 
     select
         before_images.source_table,
-        '{{ table_name }}__ct' as landed_table,
+        {{ sql_string_literal(table_name ~ '__ct') }} as landed_table,
         before_images.raw_key,
         before_images.order_key,
         'orphan before-image: no valid U row has this change_seq' as reason,
-        {{ qlik_ct_record_json(table_name, 'before_images') }}
+        {{ qlik_ct_record_json(layout, 'before_images') }}
             as record_json,
         before_images.loaded_at
     from {{ table_name }}_staged as before_images
@@ -53,11 +57,11 @@ with
 
     select
         baseline.source_table,
-        '{{ table_name }}' as landed_table,
+        {{ sql_string_literal(table_name) }} as landed_table,
         cast(null as string) as raw_key,
         cast(null as string) as order_key,
         baseline.invalid_reason as reason,
-        {{ qlik_ct_record_json(table_name, 'baseline', with_headers=false) }}
+        {{ qlik_ct_record_json(layout, 'baseline', with_headers=false) }}
             as record_json,
         cast(null as timestamp) as loaded_at
     from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as baseline
@@ -78,9 +82,17 @@ unioned as (
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
 
+),
+
+quarantined as (
+
+    select
+        'qlik_ct' as source_system,
+        unioned.*
+    from unioned
+
 )
 
 select
-    'qlik_ct' as source_system,
-    unioned.*
-from unioned
+    {{- cdc_select_columns(cdc_quarantine_columns(), 'quarantined') }}
+from quarantined

@@ -1,1 +1,1 @@
-{{ current_state(ref('dim_acct_history')) }}
+{{ current_state('acct') }}

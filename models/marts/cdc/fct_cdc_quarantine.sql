@@ -1,27 +1,29 @@
+{{ config(materialized='view') }}
 {#- One row per landed record that was kept out of the change log, from every
-    source system, with the reason. Rebuilt each run, so a row leaves it once
-    its cause is fixed (for example when the U of an orphan before-image
-    arrives). #}
+    enabled source system, with the reason: the union of their
+    int_<source_system>__rows_quarantined models through the one column list
+    (cdc_quarantine_columns). A view, so a row leaves it once its cause is
+    fixed. #}
 
 with
 
-qlik_ct as (
+{% for system in cdc_source_systems_enabled() -%}
+{{ system }} as (
 
-    select * from {{ ref('int_qlik_ct__rows_quarantined') }}
-
-),
-
-idm_jdbc as (
-
-    select * from {{ ref('int_idm_jdbc__rows_quarantined') }}
+    select * from {{ ref('int_' ~ system ~ '__rows_quarantined') }}
 
 ),
+
+{% endfor -%}
 
 unioned as (
 
-    select * from qlik_ct
-    union all
-    select * from idm_jdbc
+    {% for system in cdc_source_systems_enabled() -%}
+    select
+        {{- cdc_select_columns(cdc_quarantine_columns(), system) }}
+    from {{ system }}
+    {% if not loop.last %}union all{% endif %}
+    {% endfor %}
 
 )
 
@@ -36,12 +38,5 @@ select
         ),
         256
     ) as quarantine_id,
-    unioned.source_system,
-    unioned.source_table,
-    unioned.landed_table,
-    unioned.raw_key,
-    unioned.order_key,
-    unioned.reason,
-    unioned.record_json,
-    unioned.loaded_at
+    unioned.*
 from unioned

@@ -1,1 +1,1 @@
-{{ current_state(ref('dim_employees_history')) }}
+{{ current_state('employees') }}

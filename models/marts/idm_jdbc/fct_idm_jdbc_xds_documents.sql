@@ -1,3 +1,4 @@
+{{ config(enabled=cdc_source_system_enabled('idm_jdbc')) }}
 {#- One row per IDM event group (int_idm_jdbc__events_rolled_up): the XDS
     document the IDM JDBC driver's publisher channel emits for it (seed 002,
     tables 5-16 to 5-20; spec C.5), and whether the publisher would emit it at

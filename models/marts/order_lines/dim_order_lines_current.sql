@@ -1,1 +1,1 @@
-{{ current_state(ref('dim_order_lines_history')) }}
+{{ current_state('order_lines') }}

@@ -1,1 +1,1 @@
-{{ current_state(ref('dim_usr_history')) }}
+{{ current_state('usr') }}

@@ -1,8 +1,7 @@
-{{ config(severity='warn') }}
-{#- A U whose before-image (B) is staged must carry it in the log. It does not
-    when the B arrived in a later batch than its U (the log is append-only):
-    history is unaffected, as change-table U rows are full rows, but `--full-
-    refresh` re-pairs. #}
+{{ config(enabled=cdc_source_system_enabled('qlik_ct')) }}
+{#- A U whose before-image (B) is staged carries it in the canonical changes,
+    also when the B arrived in a later batch than its U: the Qlik canonical
+    changes are a view over staging, so the pair is made at read time. #}
 
 with
 
@@ -31,7 +30,7 @@ before_images as (
 updates_without_before_image as (
 
     select change_log.*
-    from {{ ref('fct_cdc_changes') }} as change_log
+    from {{ ref('int_qlik_ct__changes_canonical') }} as change_log
     inner join before_images
         on
             change_log.source_table = before_images.source_table

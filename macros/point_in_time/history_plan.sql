@@ -1,9 +1,11 @@
-{% macro history_increment(table_name) %}
+{% macro history_plan(table_name) %}
     {#- How this run of dim_<table>_history builds (see history_from_changes):
         {'since': <timestamp text>} to recompute only the keys of the images logged after it,
         or {'since': none} to rebuild the whole history. It is an increment only when the table
         exists (and this is not --full-refresh), has a watermark (its newest change_loaded_at),
-        and no new image is a TRUNCATE or lies at or before its key's current version. -#}
+        and no new image is a TRUNCATE or lies at or before its key's current version. The
+        model's SQL records the decision in a comment that history_reset reads, so the plan
+        is computed once per run. -#}
     {%- set plan = {'since': none} -%}
     {#- unit tests build from fixtures: always the whole history -#}
     {%- if execute and model.resource_type == 'model' and is_incremental() -%}
@@ -12,13 +14,13 @@
         ).columns[0].values()[0] -%}
         {%- if newest is not none -%}
             {%- set late = run_query(
-                "select count(*) from " ~ ref('fct_cdc_change_images') ~ " as images"
+                "select count(*) from " ~ ref('int_' ~ table_name ~ '__change_images')
+                ~ " as images"
                 ~ " left join " ~ this ~ " as current_versions"
                 ~ " on current_versions.pk_string = images.pk_string"
                 ~ " and current_versions.valid_to_bucket = 'current'"
-                ~ " where images.source_table = '" ~ table_name ~ "'"
-                ~ " and not images.is_before_image"
-                ~ " and images.loaded_at > timestamp '" ~ newest ~ "'"
+                ~ " where not images.is_before_image"
+                ~ " and images.loaded_at > timestamp " ~ sql_string_literal(newest)
                 ~ " and (images.pk_string is null"
                 ~ " or images.order_key <= current_versions.valid_from_order_key)"
             ).columns[0].values()[0] -%}
@@ -28,18 +30,4 @@
         {%- endif -%}
     {%- endif -%}
     {{ return(plan) }}
-{% endmacro %}
-
-{% macro history_reset(table_name) %}
-    {#- Pre-hook of dim_<table>_history. dbt-spark's insert_overwrite sets dynamic partition
-        overwrite, which replaces only the partitions the query writes. When this run rebuilds
-        an existing history (no increment possible), switch to static mode, so that the same
-        insert replaces every partition in one statement: no bucket keeps stale versions, and
-        a failed rebuild leaves the old history in place. The post-hook switches back. -#}
-    {%- if execute and model.resource_type == 'model' and is_incremental()
-          and history_increment(table_name).since is none -%}
-        set spark.sql.sources.partitionOverwriteMode = STATIC
-    {%- else -%}
-        select 1 as history_kept
-    {%- endif -%}
 {% endmacro %}

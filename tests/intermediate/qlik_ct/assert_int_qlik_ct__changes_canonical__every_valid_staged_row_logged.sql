@@ -1,6 +1,8 @@
+{{ config(enabled=cdc_source_system_enabled('qlik_ct')) }}
 {#- Completeness between staging and the log: every valid I, U, D or TRUNCATE
-    row of every Qlik staging model has its change in fct_cdc_change_log. Returns
-    the rows that went missing on the way. #}
+    row of every Qlik staging model has its change in the format's canonical
+    changes (what fct_cdc_changes unions). Returns the rows that went missing on
+    the way. #}
 
 with
 
@@ -31,8 +33,8 @@ logged as (
     select
         change_log.source_table,
         change_log.raw_key
-    from {{ ref('fct_cdc_changes') }} as change_log
-    where change_log.source_system = 'qlik_ct' and not change_log.is_snapshot
+    from {{ ref('int_qlik_ct__changes_canonical') }} as change_log
+    where not change_log.is_snapshot
 
 ),
 

@@ -1,0 +1,87 @@
+{% macro cdc_change_images_of_log(table_name, changes) %}
+    {#- The body of int_<table>__change_images for a format that maps onto the canonical
+        log first (its int_<source_system>__changes_canonical, given as `changes`): the
+        table's canonical changes unfolded into typed images, as fct_cdc_change_images does
+        with text maps. I, U: the after-image; D: the before-image (the deleted row); K: the
+        old key of a U that changed the key; T: a TRUNCATE; B: the before-image of a U.
+        present_columns says which columns an image carries (cdc_state_images merges the
+        rest). -#}
+    {%- set columns = cdc_table_columns(table_name) %}
+with
+
+changes as (
+
+    select *
+    from {{ changes }}
+    where source_table = {{ sql_string_literal(table_name) }}
+
+),
+
+unfolded as (
+
+    select
+        changes.change_id,
+        changes.source_system,
+        changes.source_table,
+        changes.order_scope,
+        changes.order_key,
+        changes.effective_at,
+        image.*,
+        changes.loaded_at
+    from changes
+    lateral view inline(filter(
+        array(
+            {{ cdc_image_struct_of_log(
+                columns, 'changes.pk_string', 'changes.op', 'false', 'true',
+                'changes.after_image', 'changes.image_complete',
+                'changes.present_columns', "changes.op in ('I', 'U')"
+            ) }},
+            {{ cdc_image_struct_of_log(
+                columns, 'changes.pk_string', 'changes.op', 'false', 'false',
+                'changes.before_image', 'changes.image_complete',
+                'changes.present_columns', "changes.op = 'D'"
+            ) }},
+            {{ cdc_image_struct_of_log(
+                columns, cdc_pk_string_of_map('changes.pk_before'), "'K'", 'false',
+                'false', 'changes.before_image', 'changes.image_complete',
+                'map_keys(changes.before_image)',
+                "changes.op = 'U' and changes.pk_changed"
+            ) }},
+            {{ cdc_image_struct_of_log(
+                columns, 'cast(null as string)', "'T'", 'false', 'false',
+                'cast(null as map<string, string>)', 'false',
+                'cast(null as array<string>)', "changes.control_op = 'TRUNCATE'"
+            ) }},
+            {{ cdc_image_struct_of_log(
+                columns,
+                'coalesce(' ~ cdc_pk_string_of_map('changes.pk_before')
+                ~ ', changes.pk_string)',
+                "'B'", 'true', 'true', 'changes.before_image', 'changes.image_complete',
+                'map_keys(changes.before_image)',
+                "changes.op = 'U' and changes.before_image is not null"
+            ) }}
+        ),
+        unfolded_image -> unfolded_image is not null
+    )) image
+
+)
+
+select
+    unfolded.change_id,
+    unfolded.source_system,
+    unfolded.source_table,
+    unfolded.order_scope,
+    unfolded.order_key,
+    unfolded.effective_at,
+    unfolded.pk_string,
+    unfolded.image_oper,
+    unfolded.is_before_image,
+    unfolded.row_exists,
+    {%- for column in columns %}
+    unfolded.{{ column.name }},
+    {%- endfor %}
+    unfolded.image_complete,
+    unfolded.present_columns,
+    unfolded.loaded_at
+from unfolded
+{%- endmacro %}

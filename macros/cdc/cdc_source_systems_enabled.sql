@@ -1,0 +1,11 @@
+{% macro cdc_source_systems_enabled() %}
+    {#- The registered source systems (var cdc_source_systems) that var cdc_tables names,
+        sorted: the systems whose models are enabled and whose canonical models the change
+        log and the quarantine union. -#}
+    {%- set configured = var('cdc_tables').values() | map(attribute='source_system') | list -%}
+    {%- set systems = [] -%}
+    {%- for system in var('cdc_source_systems').keys() | sort -%}
+        {%- if system in configured -%}{%- do systems.append(system) -%}{%- endif -%}
+    {%- endfor -%}
+    {{ return(systems) }}
+{% endmacro %}

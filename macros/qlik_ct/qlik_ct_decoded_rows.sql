@@ -1,0 +1,139 @@
+{% macro qlik_ct_decoded_rows(table_name, layout) %}
+    {#- CTEs of stage_qlik_change_table after `delivered`, ending in `typed`: the change mask
+        decoded by the Python UDF (binary, or hex text in the configured byte order) into
+        column names, change_seq split into its time (spec A.3: YYYYMMDDHHmmSShh, hh in
+        hundredths) and change number, the header fields renamed, the row image typed, and
+        the inputs of the judgement (deliveries of the same key, cast errors). -#}
+    {%- set prefix = var('qlik_ct_header_prefix') -%}
+    {%- set seq = 'delivered.' ~ prefix ~ 'change_seq' -%}
+    {%- set oper = 'delivered.' ~ prefix ~ 'change_oper' -%}
+    {%- set header_count = layout.header_columns | length -%}
+    {%- set data_names = layout.data_columns | map(attribute='name') | list -%}
+    {%- set has_header = [] -%}
+    {%- for name in ['stream_position', 'transaction_id', 'timestamp'] -%}
+        {%- if prefix ~ name in layout.header_columns -%}{%- do has_header.append(name) -%}{%- endif -%}
+    {%- endfor %}
+decoded as (
+
+    select
+        delivered.*,
+        {{ qlik_ct_row_hash(layout, 'delivered') }} as row_hash,
+        {% if layout.mask_is_text -%}
+        decode_hex_change_mask(
+            delivered.{{ prefix }}change_mask,
+            {{ layout.bit_count }},
+            {{ sql_string_literal(var('qlik_ct_hex_mask_byte_order')) }}
+        ) as mask_decoded,
+        {%- else -%}
+        decode_change_mask(
+            delivered.{{ prefix }}change_mask, {{ layout.bit_count }}
+        ) as mask_decoded,
+        {%- endif %}
+        try_cast(
+            concat(
+                substr({{ seq }}, 1, 4), '-', substr({{ seq }}, 5, 2), '-',
+                substr({{ seq }}, 7, 2), ' ', substr({{ seq }}, 9, 2), ':',
+                substr({{ seq }}, 11, 2), ':', substr({{ seq }}, 13, 2), '.',
+                substr({{ seq }}, 15, 2)
+            ) as timestamp
+        ) as change_seq_at,
+        count(*) over (
+            partition by {{ seq }}, {{ oper }}
+        ) as deliveries_with_this_key
+    from delivered
+
+),
+
+typed as (
+
+    select
+        ---------- identity and lineage
+        {{ sql_string_literal(table_name) }} as source_table,
+        concat_ws(
+            '+',
+            coalesce(decoded.{{ prefix }}change_seq, ''),
+            coalesce(decoded.{{ prefix }}change_oper, '')
+        ) as raw_key,
+
+        decoded.row_hash,
+
+        ---------- ordering (spec A.3): change_seq = time part + change number
+        decoded.{{ prefix }}change_seq as order_key,
+        decoded.change_seq_at,
+        cast(
+            substr(decoded.{{ prefix }}change_seq, 17, 19) as decimal(19, 0)
+        ) as change_number,
+
+        ---------- operation (spec A.4)
+        decoded.{{ prefix }}change_oper as change_oper,
+        decoded.{{ prefix }}operation as operation,
+        coalesce(
+            upper(decoded.{{ prefix }}operation) = 'TRUNCATE', false
+        ) as is_truncate,
+
+        ---------- transaction and stream
+        {% if 'stream_position' in has_header -%}
+        decoded.{{ prefix }}stream_position as stream_position,
+        {%- else -%}
+        cast(null as string) as stream_position,
+        {%- endif %}
+        {% if 'transaction_id' in has_header -%}
+        decoded.{{ prefix }}transaction_id as transaction_id,
+        {%- else -%}
+        cast(null as string) as transaction_id,
+        {%- endif %}
+
+        ---------- timestamps, utc
+        {# 1970-01-01 is a PostgreSQL placeholder, not a time (spec A.2) #}
+        {% if 'timestamp' in has_header -%}
+        case
+            when
+                cast(decoded.{{ prefix }}timestamp as timestamp)
+                > timestamp '1970-01-01 00:00:00'
+                then cast(decoded.{{ prefix }}timestamp as timestamp)
+        end as op_ts,
+        coalesce(
+            cast(decoded.{{ prefix }}timestamp as timestamp)
+            <= timestamp '1970-01-01 00:00:00',
+            false
+        ) as is_ts_placeholder,
+        {%- else -%}
+        cast(null as timestamp) as op_ts,
+        false as is_ts_placeholder,
+        {%- endif %}
+
+        ---------- change mask (spec A.5)
+        {% if layout.mask_is_text -%}
+        upper(decoded.{{ prefix }}change_mask) as change_mask_hex,
+        {%- else -%}
+        hex(decoded.{{ prefix }}change_mask) as change_mask_hex,
+        {%- endif %}
+        decoded.mask_decoded.error as mask_error,
+        transform(
+            filter(decoded.mask_decoded.positions, bit -> bit >= {{ header_count }}),
+            bit -> element_at(
+                {{ sql_string_array(data_names) }}, bit - {{ header_count - 1 }}
+            )
+        ) as changed_columns,
+        exists(
+            decoded.mask_decoded.positions, bit -> bit < {{ header_count }}
+        ) as has_header_bits,
+
+        ---------- row image, typed
+        {{ qlik_ct_typed_columns(layout, 'decoded') }},
+
+        ---------- lineage
+        decoded.landed.file as landed_file,
+        decoded.landed.modified_at as landed_file_modified_at,
+
+        ---------- judgement inputs
+        decoded.deliveries_with_this_key,
+        decoded.{{ prefix }}change_seq is not null
+        and decoded.{{ prefix }}change_seq rlike '^[0-9]{35}$'
+        and decoded.change_seq_at is not null as is_change_seq_valid,
+        {{ qlik_ct_cast_errors(layout, 'decoded') }} as cast_errors
+
+    from decoded
+
+),
+{%- endmacro %}

@@ -1,0 +1,1 @@
+{{ table_change_images('acct') }}
