@@ -5,15 +5,21 @@
         with text maps. I, U: the after-image; D: the before-image (the deleted row); K: the
         old key of a U that changed the key; T: a TRUNCATE; B: the before-image of a U.
         present_columns says which columns an image carries (cdc_state_images merges the
-        rest). -#}
-    {%- set columns = cdc_table_columns(table_name) %}
+        rest). Incremental: only the changes logged after the newest image
+        (cdc_change_images_since). -#}
+    {%- set columns = cdc_table_columns(table_name) -%}
+    {%- set since = cdc_change_images_since() %}
 with
 
 changes as (
 
     select *
     from {{ changes }}
-    where source_table = {{ sql_string_literal(table_name) }}
+    where
+        source_table = {{ sql_string_literal(table_name) }}
+        {%- if since %}
+        and loaded_at > timestamp {{ sql_string_literal(since) }}
+        {%- endif %}
 
 ),
 

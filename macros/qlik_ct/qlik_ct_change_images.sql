@@ -5,29 +5,38 @@
           K     the old key of a U that changed the key (from its before-image), ending it;
           B     the before-image of a U (is_before_image), for the seed's left outer join;
           T     a TRUNCATE: no key, no values;
-        and the full-load rows as snapshot inserts at order_key 000...0. Reads the valid
-        staged rows once: each change row is paired with its B row (same change_seq) and
-        unfolds into its images with one generator, no self-union. -#}
+        and the full-load rows as snapshot inserts at order_key 000...0.
+
+        Each valid change row is paired once with its B row (same change_seq) and unfolds
+        into its images with one generator. Incremental (append): a run images the rows
+        staged after the newest imaged one (cdc_change_images_since), pairs them with every
+        staged B row, and adds the K and B images of earlier U rows whose B row arrived only
+        now (a late before-image), so the images equal a full rebuild's. Full-load rows not
+        imaged yet are appended too (a full load landed after the first build). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
-    {%- set snapshot_order_key = '0' * 35 %}
+    {%- set snapshot_order_key = '0' * 35 -%}
+    {%- set since = cdc_change_images_since() %}
 with
-
-staged as (
-
-    select *
-    from {{ ref('stg_qlik_ct__' ~ table_name) }}
-    where is_valid
-
-),
 
 keyed as (
 
     select
         {{ cdc_pk_string_of_row(table_name, columns, 'staged') }} as pk_string,
         staged.*
-    from staged
+    from {{ ref('stg_qlik_ct__' ~ table_name) }} as staged
+    where staged.is_valid
+
+),
+
+new_rows as (
+
+    select keyed.*
+    from keyed
+    {%- if since %}
+    where keyed.loaded_at > timestamp {{ sql_string_literal(since) }}
+    {%- endif %}
 
 ),
 
@@ -37,62 +46,79 @@ before_images as (
 
 ),
 
-paired as (
+pairs as (
 
+    {# each new change row with its B row, whenever that landed #}
     select
-        keyed.order_key,
-        keyed.change_seq_at,
-        keyed.loaded_at,
-        keyed.is_truncate,
-        keyed.change_oper,
-        keyed.pk_string,
-        {%- for name in names %}
-        keyed.{{ name }},
-        {%- endfor %}
+        true as has_own_image,
+        new_rows.* except (loaded_at),
+        new_rows.loaded_at,
         before_images.pk_string as before_pk_string,
         {%- for name in names %}
         before_images.{{ name }} as before__{{ name }}{{ ',' if not loop.last }}
         {%- endfor %}
-    from keyed
+    from new_rows
     left join before_images
         on
-            keyed.change_oper = 'U'
-            and keyed.order_key = before_images.order_key
-    where keyed.is_truncate or keyed.change_oper in ('I', 'U', 'D')
+            new_rows.change_oper = 'U'
+            and new_rows.order_key = before_images.order_key
+    where new_rows.is_truncate or new_rows.change_oper in ('I', 'U', 'D')
+    {%- if since %}
+    union all
+    {# a late B row: the U it belongs to was imaged without it; add its K and B images #}
+    select
+        false as has_own_image,
+        imaged_updates.* except (loaded_at),
+        late_before_images.loaded_at,
+        late_before_images.pk_string as before_pk_string,
+        {%- for name in names %}
+        late_before_images.{{ name }} as before__{{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from keyed as imaged_updates
+    inner join new_rows as late_before_images
+        on
+            imaged_updates.order_key = late_before_images.order_key
+            and late_before_images.change_oper = 'B'
+    where
+        imaged_updates.change_oper = 'U'
+        and imaged_updates.loaded_at <= timestamp {{ sql_string_literal(since) }}
+    {%- endif %}
 
 ),
 
 unfolded as (
 
     select
-        paired.order_key,
-        paired.change_seq_at,
-        paired.loaded_at,
+        pairs.order_key,
+        pairs.change_seq_at,
+        pairs.loaded_at,
         image.*
-    from paired
+    from pairs
     lateral view inline(filter(
         array(
             {# the change's own image: I, U, D, or T without key and values #}
-            {{ qlik_ct_image_struct(
-                columns, 'paired.',
-                "case when paired.is_truncate then 'T' else paired.change_oper end",
-                'paired.pk_string', 'false',
-                "not paired.is_truncate and paired.change_oper != 'D'",
-                'paired.is_truncate'
-            ) }},
+            case
+                when pairs.has_own_image then {{ qlik_ct_image_struct(
+                    columns, 'pairs.',
+                    "case when pairs.is_truncate then 'T' else pairs.change_oper end",
+                    'pairs.pk_string', 'false',
+                    "not pairs.is_truncate and pairs.change_oper != 'D'",
+                    'pairs.is_truncate'
+                ) }}
+            end,
             {# K: a U that changed the key ends the old key with its before-image #}
             case
-                when paired.before_pk_string != paired.pk_string
+                when pairs.before_pk_string != pairs.pk_string
                     then {{ qlik_ct_image_struct(
-                        columns, 'paired.before__', "'K'", 'paired.before_pk_string',
+                        columns, 'pairs.before__', "'K'", 'pairs.before_pk_string',
                         'false', 'false', 'false'
                     ) }}
             end,
             {# B: the before-image of a U, at the same order_key #}
             case
-                when paired.before_pk_string is not null
+                when pairs.before_pk_string is not null
                     then {{ qlik_ct_image_struct(
-                        columns, 'paired.before__', "'B'", 'paired.before_pk_string',
+                        columns, 'pairs.before__', "'B'", 'pairs.before_pk_string',
                         'true', 'true', 'false'
                     ) }}
             end
@@ -117,26 +143,14 @@ change_images as (
 
 ),
 
-snapshot_images as (
+snapshot_rows as (
 
-    {# the full load: the image before the first change, as snapshot inserts #}
     select
         sha2(concat_ws(
             '|', 'qlik_ct', {{ sql_string_literal(order_scope) }},
             '{{ snapshot_order_key }}', keyed_baseline.pk_string
         ), 256) as change_id,
-        '{{ snapshot_order_key }}' as order_key,
-        cast(null as timestamp) as effective_at,
-        'I' as image_oper,
-        keyed_baseline.pk_string,
-        false as is_before_image,
-        true as row_exists,
-        {%- for name in names %}
-        keyed_baseline.{{ name }},
-        {%- endfor %}
-        true as image_complete,
-        {{ sql_string_array(names) }} as present_columns,
-        cast(null as timestamp) as loaded_at
+        keyed_baseline.*
     from (
         select
             {{ cdc_pk_string_of_row(table_name, columns, 'full_load') }}
@@ -145,6 +159,33 @@ snapshot_images as (
         from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as full_load
         where full_load.is_valid
     ) as keyed_baseline
+
+),
+
+snapshot_images as (
+
+    {# the full load: the image before the first change, as snapshot inserts #}
+    select
+        snapshot_rows.change_id,
+        '{{ snapshot_order_key }}' as order_key,
+        cast(null as timestamp) as effective_at,
+        'I' as image_oper,
+        snapshot_rows.pk_string,
+        false as is_before_image,
+        true as row_exists,
+        {%- for name in names %}
+        snapshot_rows.{{ name }},
+        {%- endfor %}
+        true as image_complete,
+        {{ sql_string_array(names) }} as present_columns,
+        current_timestamp() as loaded_at
+    from snapshot_rows
+    {%- if since %}
+    left anti join {{ this }} as imaged
+        on
+            imaged.order_key = '{{ snapshot_order_key }}'
+            and imaged.change_id = snapshot_rows.change_id
+    {%- endif %}
 
 ),
 
