@@ -17,7 +17,6 @@ decoded as (
 
     select
         delivered.*,
-        {{ qlik_ct_row_hash(layout, 'delivered') }} as row_hash,
         {% if layout.mask_is_text -%}
         decode_hex_change_mask(
             delivered.{{ prefix }}change_mask,
@@ -37,6 +36,7 @@ decoded as (
                 substr({{ seq }}, 15, 2)
             ) as timestamp
         ) as change_seq_at,
+        {# same partitioning as the dedupe window: no second shuffle #}
         count(*) over (
             partition by {{ seq }}, {{ oper }}
         ) as deliveries_with_this_key

@@ -43,10 +43,21 @@ source as (
 
 new_rows as (
 
+    {# rows whose (change_seq, change_oper) is staged already are not staged again; only
+       staged rows at the landed rows' change_seqs are read (a broadcast semi join), so the
+       cost follows the new rows, not the staged table #}
     select source.*
     from source
     {%- if is_incremental() %}
-    left anti join {{ this }} as staged
+    left anti join (
+        select staged.raw_key
+        from {{ this }} as staged
+        where
+            staged.order_key is null
+            or staged.order_key in (
+                select landed_keys.{{ prefix }}change_seq from source as landed_keys
+            )
+    ) as staged
         on staged.raw_key = concat_ws(
             '+',
             coalesce(source.{{ prefix }}change_seq, ''),
@@ -56,22 +67,48 @@ new_rows as (
 
 ),
 
-{# duplicated delivery: exact copies of one row collapse to one (the first file kept) #}
+hashed as (
+
+    select
+        new_rows.*,
+        {{ qlik_ct_row_hash(layout, 'new_rows') }} as row_hash,
+        named_struct(
+            {%- for name in layout.header_columns + data_names %}
+            '{{ name }}', new_rows.{{ name }}{{ ',' if not loop.last }}
+            {%- endfor %}
+        ) as landed_row
+    from new_rows
+
+),
+
+ranked as (
+
+    {# copies of one row are adjacent in (row_hash, file) order within their key #}
+    select
+        hashed.*,
+        lag(hashed.landed_row) over (
+            partition by
+                hashed.{{ prefix }}change_seq, hashed.{{ prefix }}change_oper
+            order by
+                hashed.row_hash, hashed.landed_file, hashed.landed_file_modified_at
+        ) as previous_landed_row
+    from hashed
+
+),
+
+{# duplicated delivery: exact copies of one row collapse to one (the first file kept);
+   rows are compared whole, so equal hashes of different rows never merge them #}
 delivered as (
 
     select
-        new_rows.* except (landed_file, landed_file_modified_at),
-        min_by(
-            named_struct(
-                'file', new_rows.landed_file, 'modified_at', new_rows.landed_file_modified_at
-            ),
-            new_rows.landed_file
+        ranked.* except (
+            landed_file, landed_file_modified_at, landed_row, previous_landed_row
+        ),
+        named_struct(
+            'file', ranked.landed_file, 'modified_at', ranked.landed_file_modified_at
         ) as landed
-    from new_rows
-    group by
-        {%- for name in layout.header_columns + data_names %}
-        new_rows.{{ name }}{{ ',' if not loop.last }}
-        {%- endfor %}
+    from ranked
+    where not coalesce(ranked.previous_landed_row <=> ranked.landed_row, false)
 
 ),
 {%- endmacro %}

@@ -1,6 +1,8 @@
 {% test matches_point_in_time(model, table_name, point='latest') %}
 {#- The table function <table>_as_of(point) returns exactly the model's rows (keys and
     every data column), both ways. At 'latest' this proves current state = point in time. -#}
+{#- a table not in var cdc_tables has its models disabled: nothing to test -#}
+{%- if table_name in var('cdc_tables') %}
 -- depends_on: {{ ref('dim_' ~ table_name ~ '_as_of') }}
 {%- set columns = ['pk_string'] + (cdc_table_columns(table_name) | map(attribute='name') | list) %}
 with
@@ -47,4 +49,7 @@ differences as (
 )
 
 select * from differences
+{%- else %}
+select 1 as unconfigured_table where false
+{%- endif %}
 {% endtest %}
