@@ -17,6 +17,8 @@ M = int(N * append_fraction) later changes:
    sides alike):
    a. the baseline job on the landing without the later batch (`<work>/baseline_<N>`);
    b. a fresh full build without tests in `<work>/run_<N>_<i>` (its own Derby metastore);
+      every build passes var `cdc_tables` with only the two generated Qlik tables, copied
+      from dbt_project.yml, so that it configures the same tables as the baseline job;
    c. first repeat only: the tests (`cdc-dbt test`), unless --skip-tests;
    d. last repeat only: `compare_outputs` of that full build's warehouse (still without the
       later batch) against the baseline output of step a;
@@ -55,10 +57,13 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+import yaml
 
 from benchmarks.process_memory import Measurement, interrupt_on_sigterm, measure
+from cdc_simulator.table_model import DEFAULT_TABLES, TableSpec, widened
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
+PROJECT_FILE = PROJECT_DIR / "dbt_project.yml"
 BATCH_PREFIX = "batch-001-"
 CHANGE_TABLE_SUFFIX = "__ct"
 TOP_MODELS = 10
@@ -243,6 +248,48 @@ def python_module(module: str, options: dict[str, object]) -> list[str]:
     for name, value in options.items():
         command += [f"--{name}", str(value)]
     return command
+
+
+def benchmark_tables(extra_columns: int = 0, extra_width: int = 20) -> tuple[TableSpec, ...]:
+    """The tables the generator lands: the simulator's default two, widened as asked."""
+    return widened(DEFAULT_TABLES, extra_columns, extra_width)
+
+
+def cdc_tables_var(tables: Sequence[TableSpec], project_file: Path = PROJECT_FILE) -> JsonDict:
+    """The entries of `tables` in the project's var `cdc_tables`, and no other.
+
+    Passed as `--vars '{cdc_tables: ...}'` (a command-line var replaces the project's whole
+    value), so that the build configures exactly the tables the baseline job processes. Each
+    entry must exist, be a Qlik table (`source_system: qlik_ct`) and have the simulator's key
+    columns in key order; otherwise the figures would not compare like with like.
+    """
+    configured = (yaml.safe_load(project_file.read_text()).get("vars") or {}).get("cdc_tables")
+    if not isinstance(configured, dict):
+        raise BenchmarkError(f"{project_file}: no vars.cdc_tables mapping")
+    entries: JsonDict = {}
+    for spec in tables:
+        entry = configured.get(spec.name)
+        if not isinstance(entry, dict):
+            raise BenchmarkError(f"{project_file}: vars.cdc_tables has no table {spec.name}")
+        if entry.get("source_system") != "qlik_ct":
+            raise BenchmarkError(
+                f"{project_file}: cdc_tables.{spec.name} is not a qlik_ct table "
+                f"(source_system {entry.get('source_system')!r})"
+            )
+        if list(entry.get("key_columns") or []) != list(spec.key_columns):
+            raise BenchmarkError(
+                f"{project_file}: cdc_tables.{spec.name}.key_columns "
+                f"{entry.get('key_columns')} differ from the generated {list(spec.key_columns)}"
+            )
+        entries[spec.name] = entry
+    return entries
+
+
+def dbt_vars(landing: Path, cdc_tables: JsonDict) -> str:
+    """The `--vars` of every benchmark build: files landing at `landing`, only `cdc_tables`."""
+    return json.dumps(
+        {"qlik_ct_landing": "files", "qlik_ct_landing_root": str(landing), "cdc_tables": cdc_tables}
+    )
 
 
 def generation_parameters(args: argparse.Namespace, volume: int) -> JsonDict:
@@ -447,9 +494,17 @@ def _series(records: list[JsonDict], command: Sequence[str] | None = None) -> Js
 
 
 def run_volume(
-    args: argparse.Namespace, work: Path, volume: int, entry: JsonDict, save: Callable[[], None]
+    args: argparse.Namespace,
+    work: Path,
+    volume: int,
+    entry: JsonDict,
+    save: Callable[[], None],
+    cdc_tables: JsonDict,
 ) -> None:
-    """Generate, build, test, compare and time one volume, filling `entry` as it goes."""
+    """Generate, build, test, compare and time one volume, filling `entry` as it goes.
+
+    Every build configures only `cdc_tables` (see `cdc_tables_var`).
+    """
     logs = work / f"logs_{volume}"
     _remove_tree(logs, work)
     logs.mkdir(parents=True)
@@ -458,8 +513,8 @@ def run_volume(
     entry.update(ensure_data(args, work, volume, logs))
     save()
     landing, append = Path(entry["landing"]), Path(entry["append"])
-    dbt_vars = json.dumps({"qlik_ct_landing": "files", "qlik_ct_landing_root": str(landing)})
-    build_args = ["build", "--exclude-resource-type", "test", "unit_test", "--vars", dbt_vars]
+    build_vars = dbt_vars(landing, cdc_tables)
+    build_args = ["build", "--exclude-resource-type", "test", "unit_test", "--vars", build_vars]
     baseline_dir = work / f"baseline_{volume}"
     full: list[JsonDict] = []
     incremental: list[JsonDict] = []
@@ -510,7 +565,7 @@ def run_volume(
         if repeat == 1 and not args.skip_tests:
             print(f"  [{repeat}/{repeats}] tests", flush=True)
             result, run_results = run_dbt(
-                ["test", "--vars", dbt_vars],
+                ["test", "--vars", build_vars],
                 run_dir,
                 logs / "tests.log",
                 logs / "run_results_tests.json",
@@ -683,6 +738,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(arguments)
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
+    try:
+        cdc_tables = cdc_tables_var(benchmark_tables(args.extra_columns, args.extra_width))
+    except BenchmarkError as error:
+        print(f"ERROR: {error}", file=sys.stderr)
+        return 2
     results: JsonDict = {
         "command": shlex.join(["python", "-m", "benchmarks.pipeline", *arguments]),
         "argv": arguments,
@@ -698,6 +758,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "skip_tests": args.skip_tests,
             "skip_baseline": args.skip_baseline,
             "work": str(work),
+            "cdc_tables": cdc_tables,
         },
         "machine": machine_info(),
         "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -715,7 +776,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             entry: JsonDict = {"changes": volume}
             results["volumes"].append(entry)
             try:
-                run_volume(args, work, volume, entry, save)
+                run_volume(args, work, volume, entry, save, cdc_tables)
             except BenchmarkError as error:
                 entry["error"] = str(error)
                 print(f"ERROR: {error}", file=sys.stderr)

@@ -1,6 +1,7 @@
 """The benchmark's own parts that its figures depend on: the memory sampler measures what a
-process tree really holds, and the hand-written baseline job (the comparison point) computes
-the simulated tables' true current state and well-formed histories."""
+process tree really holds, the hand-written baseline job (the comparison point) computes the
+simulated tables' true current state and well-formed histories, and the pipeline driver
+configures the same tables as the baseline."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from benchmarks.baseline_job import TABLES, run
+from benchmarks.pipeline import PROJECT_FILE, BenchmarkError, benchmark_tables, cdc_tables_var
 from benchmarks.process_memory import measure
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import UTC, simulate
@@ -68,3 +71,45 @@ def test_baseline_job_computes_the_true_current_state(tmp_path: Path, spark: Any
             history=history,
         ).count()
         assert doubled == 0
+
+
+def test_builds_configure_only_the_generated_qlik_tables() -> None:
+    """The build's var cdc_tables holds the project's own entries of the two generated tables,
+    whose keys are the baseline job's: pipeline and baseline process the same tables."""
+    configured = yaml.safe_load(PROJECT_FILE.read_text())["vars"]["cdc_tables"]
+    entries = cdc_tables_var(benchmark_tables(extra_columns=2))
+    assert list(entries) == ["employees", "order_lines"] == list(TABLES)
+    for name, entry in entries.items():
+        assert entry == configured[name]
+        assert tuple(entry["key_columns"]) == TABLES[name]
+
+
+@pytest.mark.parametrize(
+    ("order_lines", "message"),
+    [
+        pytest.param(None, "no table order_lines", id="table missing"),
+        pytest.param(
+            {"source_system": "idm_jdbc", "key_columns": ["order_id", "line_no"]},
+            "not a qlik_ct table",
+            id="another source system",
+        ),
+        pytest.param(
+            {"source_system": "qlik_ct", "key_columns": ["line_no", "order_id"]},
+            "differ from the generated",
+            id="key columns in another order",
+        ),
+    ],
+)
+def test_cdc_tables_var_refuses_a_project_unlike_the_data(
+    tmp_path: Path, order_lines: dict[str, Any] | None, message: str
+) -> None:
+    """A project whose tables do not match the generated ones stops the benchmark."""
+    tables: dict[str, Any] = {
+        "employees": {"source_system": "qlik_ct", "key_columns": ["employee_id"]}
+    }
+    if order_lines is not None:
+        tables["order_lines"] = order_lines
+    project = tmp_path / "dbt_project.yml"
+    project.write_text(yaml.safe_dump({"vars": {"cdc_tables": tables}}))
+    with pytest.raises(BenchmarkError, match=message):
+        cdc_tables_var(benchmark_tables(), project)
