@@ -19,15 +19,19 @@ M = int(N * append_fraction) later changes:
    b. a fresh full build without tests in `<work>/run_<N>_<i>` (its own Derby metastore);
       every build passes var `cdc_tables` with only the two generated Qlik tables, copied
       from dbt_project.yml, so that it configures the same tables as the baseline job;
-   c. first repeat only: the tests (`cdc-dbt test`), unless --skip-tests;
-   d. last repeat only: `compare_outputs` of that full build's warehouse (still without the
-      later batch) against the baseline output of step a;
-   e. move the later batch into the landing (`batch-001-<name>`), run the incremental build,
-      move the batch back out, so the landing is pristine again.
-   Steps a, b and e are timed and memory-sampled (`benchmarks.process_memory`); the run folders
-   of earlier repeats are removed once done (their logs are kept), the last one is kept.
-3. From the last repeat's `run_results.json` keep the ten slowest models of the full and of the
-   incremental build.
+   c. the no-op rerun: the same build again at once, nothing new landed;
+   d. first repeat only: the tests (`cdc-dbt test`), unless --skip-tests;
+   e. last repeat only: `compare_outputs` of that build's warehouse (still without the later
+      batch; after the no-op rerun, which must not change it) against the baseline output of
+      step a;
+   f. move the later batch into the landing (`batch-001-<name>`), run the incremental build
+      (on the state the no-op rerun left), move the batch back out, so the landing is
+      pristine again.
+   Steps a, b, c and f are timed and memory-sampled (`benchmarks.process_memory`); the run
+   folders of earlier repeats are removed once done (their logs are kept), the last one is
+   kept.
+3. From the last repeat's `run_results.json` keep the ten slowest models of the full build, the
+   no-op rerun and the incremental build.
 
 Logs and run_results copies go to `<work>/logs_<N>/`. The results JSON is rewritten after
 every step, so partial results survive an interruption. The exit status is 0 when everything
@@ -374,6 +378,16 @@ def _run_record(result: Measurement) -> JsonDict:
     }
 
 
+def _build_record(result: Measurement, run_results: JsonDict | None) -> JsonDict:
+    """A build's per-run figures, with dbt's own elapsed time and node counts when it has them."""
+    record = _run_record(result)
+    if run_results:
+        record["dbt_elapsed_seconds"] = round(run_results.get("elapsed_time", 0.0), 3)
+        record["nodes"] = len(run_results.get("results", []))
+        record["seconds_by_resource_type"] = seconds_by_resource_type(run_results)
+    return record
+
+
 def dbt_env(run_dir: Path) -> dict[str, str]:
     """The environment of one pipeline run: its own metastore, warehouse, target and logs."""
     return {
@@ -517,6 +531,7 @@ def run_volume(
     build_args = ["build", "--exclude-resource-type", "test", "unit_test", "--vars", build_vars]
     baseline_dir = work / f"baseline_{volume}"
     full: list[JsonDict] = []
+    noop: list[JsonDict] = []
     incremental: list[JsonDict] = []
     baseline: list[JsonDict] = []
     baseline_command: list[str] | None = None
@@ -551,15 +566,26 @@ def run_volume(
             logs / f"run_results_full_{repeat}.json",
         )
         _check(result, "full build")
-        record = _run_record(result)
-        if run_results:
-            record["dbt_elapsed_seconds"] = round(run_results.get("elapsed_time", 0.0), 3)
-            record["nodes"] = len(run_results.get("results", []))
-            record["seconds_by_resource_type"] = seconds_by_resource_type(run_results)
-        full.append(record)
+        full.append(_build_record(result, run_results))
         entry["pipeline_full"] = _series(full, [cdc_dbt(), *build_args])
         if last:
             entry["top_models"] = {"full": top_models(run_results)}
+        save()
+
+        print(f"  [{repeat}/{repeats}] no-op rerun", flush=True)
+        result, run_results = run_dbt(
+            build_args,
+            run_dir,
+            logs / f"noop_{repeat}.log",
+            logs / f"run_results_noop_{repeat}.json",
+        )
+        _check(result, "no-op rerun")
+        record = _build_record(result, run_results)
+        record["over_full"] = round(record["seconds"] / full[-1]["seconds"], 4)
+        noop.append(record)
+        entry["pipeline_noop"] = _series(noop, [cdc_dbt(), *build_args])
+        if last:
+            entry["top_models"]["noop"] = top_models(run_results)
         save()
 
         if repeat == 1 and not args.skip_tests:
@@ -594,10 +620,7 @@ def run_volume(
         finally:
             restore_landing(landing, append)
         _check(result, "incremental build")
-        record = _run_record(result)
-        if run_results:
-            record["dbt_elapsed_seconds"] = round(run_results.get("elapsed_time", 0.0), 3)
-            record["seconds_by_resource_type"] = seconds_by_resource_type(run_results)
+        record = _build_record(result, run_results)
         record["over_full"] = round(record["seconds"] / full[-1]["seconds"], 4)
         incremental.append(record)
         entry["pipeline_incremental"] = _series(incremental, [cdc_dbt(), *build_args])
@@ -641,14 +664,17 @@ def _median(entry: JsonDict, phase: str) -> float | None:
 
 
 def ratios(entry: JsonDict) -> JsonDict:
-    """pipeline full / baseline (medians); incremental / full (median of per-repeat ratios)."""
+    """pipeline full / baseline (medians); incremental / full and no-op rerun / full (medians
+    of per-repeat ratios, each against the full build of its own repeat)."""
     full, base = _median(entry, "pipeline_full"), _median(entry, "baseline")
-    per_repeat = [run["over_full"] for run in entry.get("pipeline_incremental", {}).get("runs", [])]
-    return {
-        "full_over_baseline": round(full / base, 3) if full and base else None,
-        "incremental_over_full": round(statistics.median(per_repeat), 4) if per_repeat else None,
-        "incremental_over_full_each": per_repeat,
-    }
+    figures: JsonDict = {"full_over_baseline": round(full / base, 3) if full and base else None}
+    for phase, name in (("pipeline_incremental", "incremental"), ("pipeline_noop", "noop")):
+        per_repeat = [run["over_full"] for run in entry.get(phase, {}).get("runs", [])]
+        figures[f"{name}_over_full"] = (
+            round(statistics.median(per_repeat), 4) if per_repeat else None
+        )
+        figures[f"{name}_over_full_each"] = per_repeat
+    return figures
 
 
 def growth(volumes: list[JsonDict]) -> list[JsonDict]:
@@ -661,7 +687,7 @@ def growth(volumes: list[JsonDict]) -> list[JsonDict]:
             "to": large["changes"],
             "volume_ratio": round(volume_ratio, 3),
         }
-        for phase in ("pipeline_full", "pipeline_incremental", "baseline"):
+        for phase in ("pipeline_full", "pipeline_noop", "pipeline_incremental", "baseline"):
             before, after = _median(small, phase), _median(large, phase)
             row[phase] = (
                 round(after / before / volume_ratio, 3) if before and after is not None else None
@@ -674,12 +700,22 @@ def _fmt(value: float | None, spec: str = ".1f") -> str:
     return "-" if value is None else format(value, spec)
 
 
+def _memory(series: JsonDict) -> str:
+    """Peak RSS MiB of a series as tree/largest process, or '-'."""
+    if not series:
+        return "-"
+    return (
+        f"{_fmt(series.get('peak_total_rss_mib'), '.0f')}/"
+        f"{_fmt(series.get('peak_largest_rss_mib'), '.0f')}"
+    )
+
+
 def summary_table(results: JsonDict) -> str:
     """A readable table of the medians, ratios, memory and verdicts, then the growth figures."""
     header = (
-        f"{'changes':>10} {'ct rows':>10} {'full s':>8} {'incr s':>8} {'base s':>8} "
-        f"{'full/base':>9} {'incr/full':>9} {'tests s':>8} {'full MiB':>13} {'incr MiB':>13} "
-        f"{'base MiB':>13}  compare"
+        f"{'changes':>10} {'ct rows':>10} {'full s':>8} {'noop s':>8} {'incr s':>8} "
+        f"{'base s':>8} {'full/base':>9} {'noop/full':>9} {'incr/full':>9} {'tests s':>8} "
+        f"{'full MiB':>13} {'noop MiB':>13} {'incr MiB':>13} {'base MiB':>13}  compare"
     )
     lines = [
         "median wall seconds; peak RSS MiB as tree/largest process",
@@ -687,37 +723,32 @@ def summary_table(results: JsonDict) -> str:
         "-" * len(header),
     ]
     for entry in results["volumes"]:
-        memory = []
-        for phase in ("pipeline_full", "pipeline_incremental", "baseline"):
-            series = entry.get(phase, {})
-            memory.append(
-                f"{_fmt(series.get('peak_total_rss_mib'), '.0f')}/"
-                f"{_fmt(series.get('peak_largest_rss_mib'), '.0f')}"
-                if series
-                else "-"
-            )
+        phases = ("pipeline_full", "pipeline_noop", "pipeline_incremental", "baseline")
+        memory = " ".join(f"{_memory(entry.get(phase, {})):>13}" for phase in phases)
         ratio = entry.get("ratios", {})
         lines.append(
             f"{entry['changes']:>10,} {entry.get('change_rows', 0):>10,} "
-            f"{_fmt(_median(entry, 'pipeline_full')):>8} "
-            f"{_fmt(_median(entry, 'pipeline_incremental')):>8} "
-            f"{_fmt(_median(entry, 'baseline')):>8} "
-            f"{_fmt(ratio.get('full_over_baseline'), '.2f'):>9} "
+            + " ".join(f"{_fmt(_median(entry, phase)):>8}" for phase in phases)
+            + f" {_fmt(ratio.get('full_over_baseline'), '.2f'):>9} "
+            f"{_fmt(ratio.get('noop_over_full'), '.2f'):>9} "
             f"{_fmt(ratio.get('incremental_over_full'), '.2f'):>9} "
             f"{_fmt(entry.get('tests', {}).get('seconds')):>8} "
-            f"{memory[0]:>13} {memory[1]:>13} {memory[2]:>13}  "
-            f"{entry.get('compare', {}).get('verdict', '-')}"
+            f"{memory}  {entry.get('compare', {}).get('verdict', '-')}"
             + (f"  ERROR: {entry['error']}" if entry.get("error") else "")
         )
     if results.get("growth"):
         lines += ["", "growth = (time ratio) / (volume ratio), <= 1 is sublinear"]
-        lines.append(f"{'from':>10} {'to':>10} {'x vol':>6} {'full':>6} {'incr':>6} {'base':>6}")
+        lines.append(
+            f"{'from':>10} {'to':>10} {'x vol':>6} {'full':>6} {'noop':>6} {'incr':>6} {'base':>6}"
+        )
         for row in results["growth"]:
             lines.append(
                 f"{row['from']:>10,} {row['to']:>10,} {row['volume_ratio']:>6.1f} "
-                f"{_fmt(row['pipeline_full'], '.2f'):>6} "
-                f"{_fmt(row['pipeline_incremental'], '.2f'):>6} "
-                f"{_fmt(row['baseline'], '.2f'):>6}"
+                + " ".join(
+                    f"{_fmt(row.get(phase), '.2f'):>6}"
+                    for phase in ("pipeline_full", "pipeline_noop", "pipeline_incremental")
+                )
+                + f" {_fmt(row.get('baseline'), '.2f'):>6}"
             )
     return "\n".join(lines)
 
