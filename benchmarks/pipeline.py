@@ -5,6 +5,7 @@
         [--work .local/bench]
         [--json benchmarks/results/pipeline.json] [--seed 1]
         [--extra-columns 0 --extra-width 20] [--skip-tests] [--skip-baseline]
+        [--skip-empty-input]
 
 For each volume N (ascending), with K = max(1000, int(N * keys_ratio)) keys per table and
 M = int(N * append_fraction) later changes:
@@ -32,6 +33,11 @@ M = int(N * append_fraction) later changes:
    kept.
 3. From the last repeat's `run_results.json` keep the ten slowest models of the full build, the
    no-op rerun and the incremental build.
+
+Then, once per invocation (after the volumes, so that it meets the same warm caches), unless
+--skip-empty-input: the fixed cost of a run. A fresh full build in `<work>/run_empty` on a
+landing whose folders hold one zero-row Parquet file each, of the generated schema
+(`<work>/data_empty/landing`); kept at the top level of the results as `empty_input`.
 
 Logs and run_results copies go to `<work>/logs_<N>/`. The results JSON is rewritten after
 every step, so partial results survive an interruption. The exit status is 0 when everything
@@ -64,6 +70,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from benchmarks.process_memory import Measurement, interrupt_on_sigterm, measure
+from cdc_simulator.qlik_ct import baseline_schema, change_table_name, ct_schema
 from cdc_simulator.table_model import DEFAULT_TABLES, TableSpec, widened
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -74,7 +81,7 @@ TOP_MODELS = 10
 # Generation parameters passed to cdc_simulator.qlik_ct as --<name with dashes>.
 GENERATOR_OPTIONS = ("changes", "keys", "seed", "extra_columns", "extra_width", "append_changes")
 # Only folders the benchmark itself creates under --work may ever be removed.
-_REMOVABLE = re.compile(r"(run_\d+_\d+|baseline_\d+|data_\d+|logs_\d+)")
+_REMOVABLE = re.compile(r"(run_\d+_\d+|baseline_\d+|data_\d+|logs_\d+|(run|data|logs)_empty)")
 
 JsonDict = dict[str, Any]
 
@@ -112,6 +119,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--skip-tests", action="store_true", help="do not run `cdc-dbt test`")
     parser.add_argument(
         "--skip-baseline", action="store_true", help="no baseline job, so no compare either"
+    )
+    parser.add_argument(
+        "--skip-empty-input", action="store_true", help="no build on an empty landing"
     )
     args = parser.parse_args(argv)
     if min(args.repeats, args.large_repeats, *args.volumes) < 1:
@@ -296,6 +306,18 @@ def dbt_vars(landing: Path, cdc_tables: JsonDict) -> str:
     )
 
 
+def build_arguments(landing: Path, cdc_tables: JsonDict) -> list[str]:
+    """`cdc-dbt` arguments of a benchmark build: the whole project without its tests."""
+    return [
+        "build",
+        "--exclude-resource-type",
+        "test",
+        "unit_test",
+        "--vars",
+        dbt_vars(landing, cdc_tables),
+    ]
+
+
 def generation_parameters(args: argparse.Namespace, volume: int) -> JsonDict:
     """What the generated data depends on; a stamp with other values means regenerate."""
     return {
@@ -307,6 +329,22 @@ def generation_parameters(args: argparse.Namespace, volume: int) -> JsonDict:
         "extra_width": args.extra_width,
         "format": "parquet",
     }
+
+
+def write_empty_landing(root: Path, tables: Sequence[TableSpec]) -> None:
+    """Land every table as the generator would, with no rows: `<table>__ct/` and `<table>/`
+    each hold one zero-row Parquet file of the generated schema.
+
+    The files carry the schema: the project registers each folder as an external table
+    without one (`register_landed_tables`), which Spark cannot do for a folder of no files.
+    """
+    for spec in tables:
+        for folder, schema in (
+            (root / change_table_name(spec), ct_schema(spec)),
+            (root / spec.name, baseline_schema(spec)),
+        ):
+            folder.mkdir(parents=True, exist_ok=True)
+            pq.write_table(schema.empty_table(), folder / "part-00000.parquet")
 
 
 def ensure_data(args: argparse.Namespace, work: Path, volume: int, logs: Path) -> JsonDict:
@@ -528,7 +566,7 @@ def run_volume(
     save()
     landing, append = Path(entry["landing"]), Path(entry["append"])
     build_vars = dbt_vars(landing, cdc_tables)
-    build_args = ["build", "--exclude-resource-type", "test", "unit_test", "--vars", build_vars]
+    build_args = build_arguments(landing, cdc_tables)
     baseline_dir = work / f"baseline_{volume}"
     full: list[JsonDict] = []
     noop: list[JsonDict] = []
@@ -630,6 +668,43 @@ def run_volume(
             _remove_tree(run_dir, work)
         entry["ratios"] = ratios(entry)
         save()
+
+
+def run_empty_input(
+    args: argparse.Namespace,
+    work: Path,
+    entry: JsonDict,
+    save: Callable[[], None],
+    cdc_tables: JsonDict,
+) -> None:
+    """Time one full build on a landing of no rows, in a fresh metastore: a run's fixed cost.
+
+    The landing (`<work>/data_empty/landing`, see `write_empty_landing`) is written anew;
+    the build runs in `<work>/run_empty` with the same arguments as every other build.
+    """
+    data, run_dir, logs = work / "data_empty", work / "run_empty", work / "logs_empty"
+    for folder in (data, run_dir, logs):
+        _remove_tree(folder, work)
+        folder.mkdir(parents=True)
+    landing = data / "landing"
+    write_empty_landing(landing, benchmark_tables(args.extra_columns, args.extra_width))
+    entry.update(
+        {
+            "logs": str(logs),
+            "loadavg_at_start": _loadavg(),
+            "landing": str(landing),
+            "tables": count_rows(landing),
+        }
+    )
+    build_args = build_arguments(landing, cdc_tables)
+    print("  full build", flush=True)
+    result, run_results = run_dbt(
+        build_args, run_dir, logs / "full.log", logs / "run_results_full.json"
+    )
+    _check(result, "empty-input build")
+    entry["pipeline_full"] = _series([_build_record(result, run_results)], [cdc_dbt(), *build_args])
+    entry["top_models"] = {"full": top_models(run_results)}
+    save()
 
 
 def compare(run_dir: Path, baseline_dir: Path, log: Path) -> JsonDict:
@@ -736,6 +811,16 @@ def summary_table(results: JsonDict) -> str:
             f"{memory}  {entry.get('compare', {}).get('verdict', '-')}"
             + (f"  ERROR: {entry['error']}" if entry.get("error") else "")
         )
+    empty = results.get("empty_input", {})
+    if empty.get("pipeline_full") or empty.get("error"):
+        full = empty.get("pipeline_full", {})
+        nodes = [run.get("nodes") for run in full.get("runs", [])]
+        lines += [
+            "",
+            f"empty input (a run's fixed cost): {_fmt(full.get('median_seconds'))} s, "
+            f"peak {_memory(full)} MiB, {nodes[0] if nodes else '-'} nodes"
+            + (f"  ERROR: {empty['error']}" if empty.get("error") else ""),
+        ]
     if results.get("growth"):
         lines += ["", "growth = (time ratio) / (volume ratio), <= 1 is sublinear"]
         lines.append(
@@ -788,6 +873,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "extra_width": args.extra_width,
             "skip_tests": args.skip_tests,
             "skip_baseline": args.skip_baseline,
+            "skip_empty_input": args.skip_empty_input,
             "work": str(work),
             "cdc_tables": cdc_tables,
         },
@@ -813,6 +899,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"ERROR: {error}", file=sys.stderr)
                 status = 2
                 break
+            finally:
+                save()
+        if status == 0 and not args.skip_empty_input:
+            print("== empty input (no rows landed)", flush=True)
+            results["empty_input"] = {}
+            try:
+                run_empty_input(args, work, results["empty_input"], save, cdc_tables)
+            except BenchmarkError as error:
+                results["empty_input"]["error"] = str(error)
+                print(f"ERROR: {error}", file=sys.stderr)
+                status = 2
             finally:
                 save()
     except KeyboardInterrupt:
