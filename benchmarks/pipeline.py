@@ -5,6 +5,7 @@
         [--work .local/bench]
         [--json benchmarks/results/pipeline.json] [--seed 1]
         [--extra-columns 0 --extra-width 20] [--skip-tests] [--skip-baseline]
+        [--skip-empty-input]
 
 For each volume N (ascending), with K = max(1000, int(N * keys_ratio)) keys per table and
 M = int(N * append_fraction) later changes:
@@ -17,15 +18,26 @@ M = int(N * append_fraction) later changes:
    sides alike):
    a. the baseline job on the landing without the later batch (`<work>/baseline_<N>`);
    b. a fresh full build without tests in `<work>/run_<N>_<i>` (its own Derby metastore);
-   c. first repeat only: the tests (`cdc-dbt test`), unless --skip-tests;
-   d. last repeat only: `compare_outputs` of that full build's warehouse (still without the
-      later batch) against the baseline output of step a;
-   e. move the later batch into the landing (`batch-001-<name>`), run the incremental build,
-      move the batch back out, so the landing is pristine again.
-   Steps a, b and e are timed and memory-sampled (`benchmarks.process_memory`); the run folders
-   of earlier repeats are removed once done (their logs are kept), the last one is kept.
-3. From the last repeat's `run_results.json` keep the ten slowest models of the full and of the
-   incremental build.
+      every build passes var `cdc_tables` with only the two generated Qlik tables, copied
+      from dbt_project.yml, so that it configures the same tables as the baseline job;
+   c. the no-op rerun: the same build again at once, nothing new landed;
+   d. first repeat only: the tests (`cdc-dbt test`), unless --skip-tests;
+   e. last repeat only: `compare_outputs` of that build's warehouse (still without the later
+      batch; after the no-op rerun, which must not change it) against the baseline output of
+      step a;
+   f. move the later batch into the landing (`batch-001-<name>`), run the incremental build
+      (on the state the no-op rerun left), move the batch back out, so the landing is
+      pristine again.
+   Steps a, b, c and f are timed and memory-sampled (`benchmarks.process_memory`); the run
+   folders of earlier repeats are removed once done (their logs are kept), the last one is
+   kept.
+3. From the last repeat's `run_results.json` keep the ten slowest models of the full build, the
+   no-op rerun and the incremental build.
+
+Then, once per invocation (after the volumes, so that it meets the same warm caches), unless
+--skip-empty-input: the fixed cost of a run. A fresh full build in `<work>/run_empty` on a
+landing whose folders hold one zero-row Parquet file each, of the generated schema
+(`<work>/data_empty/landing`); kept at the top level of the results as `empty_input`.
 
 Logs and run_results copies go to `<work>/logs_<N>/`. The results JSON is rewritten after
 every step, so partial results survive an interruption. The exit status is 0 when everything
@@ -55,17 +67,21 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+import yaml
 
 from benchmarks.process_memory import Measurement, interrupt_on_sigterm, measure
+from cdc_simulator.qlik_ct import baseline_schema, change_table_name, ct_schema
+from cdc_simulator.table_model import DEFAULT_TABLES, TableSpec, widened
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
+PROJECT_FILE = PROJECT_DIR / "dbt_project.yml"
 BATCH_PREFIX = "batch-001-"
 CHANGE_TABLE_SUFFIX = "__ct"
 TOP_MODELS = 10
 # Generation parameters passed to cdc_simulator.qlik_ct as --<name with dashes>.
 GENERATOR_OPTIONS = ("changes", "keys", "seed", "extra_columns", "extra_width", "append_changes")
 # Only folders the benchmark itself creates under --work may ever be removed.
-_REMOVABLE = re.compile(r"(run_\d+_\d+|baseline_\d+|data_\d+|logs_\d+)")
+_REMOVABLE = re.compile(r"(run_\d+_\d+|baseline_\d+|data_\d+|logs_\d+|(run|data|logs)_empty)")
 
 JsonDict = dict[str, Any]
 
@@ -103,6 +119,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--skip-tests", action="store_true", help="do not run `cdc-dbt test`")
     parser.add_argument(
         "--skip-baseline", action="store_true", help="no baseline job, so no compare either"
+    )
+    parser.add_argument(
+        "--skip-empty-input", action="store_true", help="no build on an empty landing"
     )
     args = parser.parse_args(argv)
     if min(args.repeats, args.large_repeats, *args.volumes) < 1:
@@ -245,6 +264,60 @@ def python_module(module: str, options: dict[str, object]) -> list[str]:
     return command
 
 
+def benchmark_tables(extra_columns: int = 0, extra_width: int = 20) -> tuple[TableSpec, ...]:
+    """The tables the generator lands: the simulator's default two, widened as asked."""
+    return widened(DEFAULT_TABLES, extra_columns, extra_width)
+
+
+def cdc_tables_var(tables: Sequence[TableSpec], project_file: Path = PROJECT_FILE) -> JsonDict:
+    """The entries of `tables` in the project's var `cdc_tables`, and no other.
+
+    Passed as `--vars '{cdc_tables: ...}'` (a command-line var replaces the project's whole
+    value), so that the build configures exactly the tables the baseline job processes. Each
+    entry must exist, be a Qlik table (`source_system: qlik_ct`) and have the simulator's key
+    columns in key order; otherwise the figures would not compare like with like.
+    """
+    configured = (yaml.safe_load(project_file.read_text()).get("vars") or {}).get("cdc_tables")
+    if not isinstance(configured, dict):
+        raise BenchmarkError(f"{project_file}: no vars.cdc_tables mapping")
+    entries: JsonDict = {}
+    for spec in tables:
+        entry = configured.get(spec.name)
+        if not isinstance(entry, dict):
+            raise BenchmarkError(f"{project_file}: vars.cdc_tables has no table {spec.name}")
+        if entry.get("source_system") != "qlik_ct":
+            raise BenchmarkError(
+                f"{project_file}: cdc_tables.{spec.name} is not a qlik_ct table "
+                f"(source_system {entry.get('source_system')!r})"
+            )
+        if list(entry.get("key_columns") or []) != list(spec.key_columns):
+            raise BenchmarkError(
+                f"{project_file}: cdc_tables.{spec.name}.key_columns "
+                f"{entry.get('key_columns')} differ from the generated {list(spec.key_columns)}"
+            )
+        entries[spec.name] = entry
+    return entries
+
+
+def dbt_vars(landing: Path, cdc_tables: JsonDict) -> str:
+    """The `--vars` of every benchmark build: files landing at `landing`, only `cdc_tables`."""
+    return json.dumps(
+        {"qlik_ct_landing": "files", "qlik_ct_landing_root": str(landing), "cdc_tables": cdc_tables}
+    )
+
+
+def build_arguments(landing: Path, cdc_tables: JsonDict) -> list[str]:
+    """`cdc-dbt` arguments of a benchmark build: the whole project without its tests."""
+    return [
+        "build",
+        "--exclude-resource-type",
+        "test",
+        "unit_test",
+        "--vars",
+        dbt_vars(landing, cdc_tables),
+    ]
+
+
 def generation_parameters(args: argparse.Namespace, volume: int) -> JsonDict:
     """What the generated data depends on; a stamp with other values means regenerate."""
     return {
@@ -256,6 +329,22 @@ def generation_parameters(args: argparse.Namespace, volume: int) -> JsonDict:
         "extra_width": args.extra_width,
         "format": "parquet",
     }
+
+
+def write_empty_landing(root: Path, tables: Sequence[TableSpec]) -> None:
+    """Land every table as the generator would, with no rows: `<table>__ct/` and `<table>/`
+    each hold one zero-row Parquet file of the generated schema.
+
+    The files carry the schema: the project registers each folder as an external table
+    without one (`register_landed_tables`), which Spark cannot do for a folder of no files.
+    """
+    for spec in tables:
+        for folder, schema in (
+            (root / change_table_name(spec), ct_schema(spec)),
+            (root / spec.name, baseline_schema(spec)),
+        ):
+            folder.mkdir(parents=True, exist_ok=True)
+            pq.write_table(schema.empty_table(), folder / "part-00000.parquet")
 
 
 def ensure_data(args: argparse.Namespace, work: Path, volume: int, logs: Path) -> JsonDict:
@@ -325,6 +414,16 @@ def _run_record(result: Measurement) -> JsonDict:
         "cpu_seconds": round(result.cpu_seconds, 1),
         "log": result.log_path,
     }
+
+
+def _build_record(result: Measurement, run_results: JsonDict | None) -> JsonDict:
+    """A build's per-run figures, with dbt's own elapsed time and node counts when it has them."""
+    record = _run_record(result)
+    if run_results:
+        record["dbt_elapsed_seconds"] = round(run_results.get("elapsed_time", 0.0), 3)
+        record["nodes"] = len(run_results.get("results", []))
+        record["seconds_by_resource_type"] = seconds_by_resource_type(run_results)
+    return record
 
 
 def dbt_env(run_dir: Path) -> dict[str, str]:
@@ -447,9 +546,17 @@ def _series(records: list[JsonDict], command: Sequence[str] | None = None) -> Js
 
 
 def run_volume(
-    args: argparse.Namespace, work: Path, volume: int, entry: JsonDict, save: Callable[[], None]
+    args: argparse.Namespace,
+    work: Path,
+    volume: int,
+    entry: JsonDict,
+    save: Callable[[], None],
+    cdc_tables: JsonDict,
 ) -> None:
-    """Generate, build, test, compare and time one volume, filling `entry` as it goes."""
+    """Generate, build, test, compare and time one volume, filling `entry` as it goes.
+
+    Every build configures only `cdc_tables` (see `cdc_tables_var`).
+    """
     logs = work / f"logs_{volume}"
     _remove_tree(logs, work)
     logs.mkdir(parents=True)
@@ -458,10 +565,11 @@ def run_volume(
     entry.update(ensure_data(args, work, volume, logs))
     save()
     landing, append = Path(entry["landing"]), Path(entry["append"])
-    dbt_vars = json.dumps({"qlik_ct_landing": "files", "qlik_ct_landing_root": str(landing)})
-    build_args = ["build", "--exclude-resource-type", "test", "unit_test", "--vars", dbt_vars]
+    build_vars = dbt_vars(landing, cdc_tables)
+    build_args = build_arguments(landing, cdc_tables)
     baseline_dir = work / f"baseline_{volume}"
     full: list[JsonDict] = []
+    noop: list[JsonDict] = []
     incremental: list[JsonDict] = []
     baseline: list[JsonDict] = []
     baseline_command: list[str] | None = None
@@ -496,21 +604,32 @@ def run_volume(
             logs / f"run_results_full_{repeat}.json",
         )
         _check(result, "full build")
-        record = _run_record(result)
-        if run_results:
-            record["dbt_elapsed_seconds"] = round(run_results.get("elapsed_time", 0.0), 3)
-            record["nodes"] = len(run_results.get("results", []))
-            record["seconds_by_resource_type"] = seconds_by_resource_type(run_results)
-        full.append(record)
+        full.append(_build_record(result, run_results))
         entry["pipeline_full"] = _series(full, [cdc_dbt(), *build_args])
         if last:
             entry["top_models"] = {"full": top_models(run_results)}
         save()
 
+        print(f"  [{repeat}/{repeats}] no-op rerun", flush=True)
+        result, run_results = run_dbt(
+            build_args,
+            run_dir,
+            logs / f"noop_{repeat}.log",
+            logs / f"run_results_noop_{repeat}.json",
+        )
+        _check(result, "no-op rerun")
+        record = _build_record(result, run_results)
+        record["over_full"] = round(record["seconds"] / full[-1]["seconds"], 4)
+        noop.append(record)
+        entry["pipeline_noop"] = _series(noop, [cdc_dbt(), *build_args])
+        if last:
+            entry["top_models"]["noop"] = top_models(run_results)
+        save()
+
         if repeat == 1 and not args.skip_tests:
             print(f"  [{repeat}/{repeats}] tests", flush=True)
             result, run_results = run_dbt(
-                ["test", "--vars", dbt_vars],
+                ["test", "--vars", build_vars],
                 run_dir,
                 logs / "tests.log",
                 logs / "run_results_tests.json",
@@ -539,10 +658,7 @@ def run_volume(
         finally:
             restore_landing(landing, append)
         _check(result, "incremental build")
-        record = _run_record(result)
-        if run_results:
-            record["dbt_elapsed_seconds"] = round(run_results.get("elapsed_time", 0.0), 3)
-            record["seconds_by_resource_type"] = seconds_by_resource_type(run_results)
+        record = _build_record(result, run_results)
         record["over_full"] = round(record["seconds"] / full[-1]["seconds"], 4)
         incremental.append(record)
         entry["pipeline_incremental"] = _series(incremental, [cdc_dbt(), *build_args])
@@ -552,6 +668,43 @@ def run_volume(
             _remove_tree(run_dir, work)
         entry["ratios"] = ratios(entry)
         save()
+
+
+def run_empty_input(
+    args: argparse.Namespace,
+    work: Path,
+    entry: JsonDict,
+    save: Callable[[], None],
+    cdc_tables: JsonDict,
+) -> None:
+    """Time one full build on a landing of no rows, in a fresh metastore: a run's fixed cost.
+
+    The landing (`<work>/data_empty/landing`, see `write_empty_landing`) is written anew;
+    the build runs in `<work>/run_empty` with the same arguments as every other build.
+    """
+    data, run_dir, logs = work / "data_empty", work / "run_empty", work / "logs_empty"
+    for folder in (data, run_dir, logs):
+        _remove_tree(folder, work)
+        folder.mkdir(parents=True)
+    landing = data / "landing"
+    write_empty_landing(landing, benchmark_tables(args.extra_columns, args.extra_width))
+    entry.update(
+        {
+            "logs": str(logs),
+            "loadavg_at_start": _loadavg(),
+            "landing": str(landing),
+            "tables": count_rows(landing),
+        }
+    )
+    build_args = build_arguments(landing, cdc_tables)
+    print("  full build", flush=True)
+    result, run_results = run_dbt(
+        build_args, run_dir, logs / "full.log", logs / "run_results_full.json"
+    )
+    _check(result, "empty-input build")
+    entry["pipeline_full"] = _series([_build_record(result, run_results)], [cdc_dbt(), *build_args])
+    entry["top_models"] = {"full": top_models(run_results)}
+    save()
 
 
 def compare(run_dir: Path, baseline_dir: Path, log: Path) -> JsonDict:
@@ -586,14 +739,17 @@ def _median(entry: JsonDict, phase: str) -> float | None:
 
 
 def ratios(entry: JsonDict) -> JsonDict:
-    """pipeline full / baseline (medians); incremental / full (median of per-repeat ratios)."""
+    """pipeline full / baseline (medians); incremental / full and no-op rerun / full (medians
+    of per-repeat ratios, each against the full build of its own repeat)."""
     full, base = _median(entry, "pipeline_full"), _median(entry, "baseline")
-    per_repeat = [run["over_full"] for run in entry.get("pipeline_incremental", {}).get("runs", [])]
-    return {
-        "full_over_baseline": round(full / base, 3) if full and base else None,
-        "incremental_over_full": round(statistics.median(per_repeat), 4) if per_repeat else None,
-        "incremental_over_full_each": per_repeat,
-    }
+    figures: JsonDict = {"full_over_baseline": round(full / base, 3) if full and base else None}
+    for phase, name in (("pipeline_incremental", "incremental"), ("pipeline_noop", "noop")):
+        per_repeat = [run["over_full"] for run in entry.get(phase, {}).get("runs", [])]
+        figures[f"{name}_over_full"] = (
+            round(statistics.median(per_repeat), 4) if per_repeat else None
+        )
+        figures[f"{name}_over_full_each"] = per_repeat
+    return figures
 
 
 def growth(volumes: list[JsonDict]) -> list[JsonDict]:
@@ -606,7 +762,7 @@ def growth(volumes: list[JsonDict]) -> list[JsonDict]:
             "to": large["changes"],
             "volume_ratio": round(volume_ratio, 3),
         }
-        for phase in ("pipeline_full", "pipeline_incremental", "baseline"):
+        for phase in ("pipeline_full", "pipeline_noop", "pipeline_incremental", "baseline"):
             before, after = _median(small, phase), _median(large, phase)
             row[phase] = (
                 round(after / before / volume_ratio, 3) if before and after is not None else None
@@ -619,12 +775,22 @@ def _fmt(value: float | None, spec: str = ".1f") -> str:
     return "-" if value is None else format(value, spec)
 
 
+def _memory(series: JsonDict) -> str:
+    """Peak RSS MiB of a series as tree/largest process, or '-'."""
+    if not series:
+        return "-"
+    return (
+        f"{_fmt(series.get('peak_total_rss_mib'), '.0f')}/"
+        f"{_fmt(series.get('peak_largest_rss_mib'), '.0f')}"
+    )
+
+
 def summary_table(results: JsonDict) -> str:
     """A readable table of the medians, ratios, memory and verdicts, then the growth figures."""
     header = (
-        f"{'changes':>10} {'ct rows':>10} {'full s':>8} {'incr s':>8} {'base s':>8} "
-        f"{'full/base':>9} {'incr/full':>9} {'tests s':>8} {'full MiB':>13} {'incr MiB':>13} "
-        f"{'base MiB':>13}  compare"
+        f"{'changes':>10} {'ct rows':>10} {'full s':>8} {'noop s':>8} {'incr s':>8} "
+        f"{'base s':>8} {'full/base':>9} {'noop/full':>9} {'incr/full':>9} {'tests s':>8} "
+        f"{'full MiB':>13} {'noop MiB':>13} {'incr MiB':>13} {'base MiB':>13}  compare"
     )
     lines = [
         "median wall seconds; peak RSS MiB as tree/largest process",
@@ -632,37 +798,42 @@ def summary_table(results: JsonDict) -> str:
         "-" * len(header),
     ]
     for entry in results["volumes"]:
-        memory = []
-        for phase in ("pipeline_full", "pipeline_incremental", "baseline"):
-            series = entry.get(phase, {})
-            memory.append(
-                f"{_fmt(series.get('peak_total_rss_mib'), '.0f')}/"
-                f"{_fmt(series.get('peak_largest_rss_mib'), '.0f')}"
-                if series
-                else "-"
-            )
+        phases = ("pipeline_full", "pipeline_noop", "pipeline_incremental", "baseline")
+        memory = " ".join(f"{_memory(entry.get(phase, {})):>13}" for phase in phases)
         ratio = entry.get("ratios", {})
         lines.append(
             f"{entry['changes']:>10,} {entry.get('change_rows', 0):>10,} "
-            f"{_fmt(_median(entry, 'pipeline_full')):>8} "
-            f"{_fmt(_median(entry, 'pipeline_incremental')):>8} "
-            f"{_fmt(_median(entry, 'baseline')):>8} "
-            f"{_fmt(ratio.get('full_over_baseline'), '.2f'):>9} "
+            + " ".join(f"{_fmt(_median(entry, phase)):>8}" for phase in phases)
+            + f" {_fmt(ratio.get('full_over_baseline'), '.2f'):>9} "
+            f"{_fmt(ratio.get('noop_over_full'), '.2f'):>9} "
             f"{_fmt(ratio.get('incremental_over_full'), '.2f'):>9} "
             f"{_fmt(entry.get('tests', {}).get('seconds')):>8} "
-            f"{memory[0]:>13} {memory[1]:>13} {memory[2]:>13}  "
-            f"{entry.get('compare', {}).get('verdict', '-')}"
+            f"{memory}  {entry.get('compare', {}).get('verdict', '-')}"
             + (f"  ERROR: {entry['error']}" if entry.get("error") else "")
         )
+    empty = results.get("empty_input", {})
+    if empty.get("pipeline_full") or empty.get("error"):
+        full = empty.get("pipeline_full", {})
+        nodes = [run.get("nodes") for run in full.get("runs", [])]
+        lines += [
+            "",
+            f"empty input (a run's fixed cost): {_fmt(full.get('median_seconds'))} s, "
+            f"peak {_memory(full)} MiB, {nodes[0] if nodes else '-'} nodes"
+            + (f"  ERROR: {empty['error']}" if empty.get("error") else ""),
+        ]
     if results.get("growth"):
         lines += ["", "growth = (time ratio) / (volume ratio), <= 1 is sublinear"]
-        lines.append(f"{'from':>10} {'to':>10} {'x vol':>6} {'full':>6} {'incr':>6} {'base':>6}")
+        lines.append(
+            f"{'from':>10} {'to':>10} {'x vol':>6} {'full':>6} {'noop':>6} {'incr':>6} {'base':>6}"
+        )
         for row in results["growth"]:
             lines.append(
                 f"{row['from']:>10,} {row['to']:>10,} {row['volume_ratio']:>6.1f} "
-                f"{_fmt(row['pipeline_full'], '.2f'):>6} "
-                f"{_fmt(row['pipeline_incremental'], '.2f'):>6} "
-                f"{_fmt(row['baseline'], '.2f'):>6}"
+                + " ".join(
+                    f"{_fmt(row.get(phase), '.2f'):>6}"
+                    for phase in ("pipeline_full", "pipeline_noop", "pipeline_incremental")
+                )
+                + f" {_fmt(row.get('baseline'), '.2f'):>6}"
             )
     return "\n".join(lines)
 
@@ -683,6 +854,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(arguments)
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
+    try:
+        cdc_tables = cdc_tables_var(benchmark_tables(args.extra_columns, args.extra_width))
+    except BenchmarkError as error:
+        print(f"ERROR: {error}", file=sys.stderr)
+        return 2
     results: JsonDict = {
         "command": shlex.join(["python", "-m", "benchmarks.pipeline", *arguments]),
         "argv": arguments,
@@ -697,7 +873,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "extra_width": args.extra_width,
             "skip_tests": args.skip_tests,
             "skip_baseline": args.skip_baseline,
+            "skip_empty_input": args.skip_empty_input,
             "work": str(work),
+            "cdc_tables": cdc_tables,
         },
         "machine": machine_info(),
         "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -715,12 +893,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             entry: JsonDict = {"changes": volume}
             results["volumes"].append(entry)
             try:
-                run_volume(args, work, volume, entry, save)
+                run_volume(args, work, volume, entry, save, cdc_tables)
             except BenchmarkError as error:
                 entry["error"] = str(error)
                 print(f"ERROR: {error}", file=sys.stderr)
                 status = 2
                 break
+            finally:
+                save()
+        if status == 0 and not args.skip_empty_input:
+            print("== empty input (no rows landed)", flush=True)
+            results["empty_input"] = {}
+            try:
+                run_empty_input(args, work, results["empty_input"], save, cdc_tables)
+            except BenchmarkError as error:
+                results["empty_input"]["error"] = str(error)
+                print(f"ERROR: {error}", file=sys.stderr)
+                status = 2
             finally:
                 save()
     except KeyboardInterrupt:

@@ -1,19 +1,34 @@
 """The benchmark's own parts that its figures depend on: the memory sampler measures what a
-process tree really holds, and the hand-written baseline job (the comparison point) computes
-the simulated tables' true current state and well-formed histories."""
+process tree really holds, the hand-written baseline job (the comparison point) computes the
+simulated tables' true current state and well-formed histories, and the pipeline driver
+configures the same tables as the baseline, lands an empty input of the generated schema and
+runs its steps in order (with stand-ins for dbt and Spark)."""
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
+import yaml
 
+from benchmarks import pipeline
 from benchmarks.baseline_job import TABLES, run
-from benchmarks.process_memory import measure
-from cdc_simulator.qlik_ct import emit, write_parquet
+from benchmarks.pipeline import (
+    PROJECT_FILE,
+    BenchmarkError,
+    benchmark_tables,
+    cdc_tables_var,
+    count_rows,
+    write_empty_landing,
+)
+from benchmarks.process_memory import Measurement, measure
+from cdc_simulator.qlik_ct import emit, generate_landing, write_parquet
 from cdc_simulator.table_model import UTC, simulate
 
 ALLOCATE = (
@@ -68,3 +83,172 @@ def test_baseline_job_computes_the_true_current_state(tmp_path: Path, spark: Any
             history=history,
         ).count()
         assert doubled == 0
+
+
+def test_builds_configure_only_the_generated_qlik_tables() -> None:
+    """The build's var cdc_tables holds the project's own entries of the two generated tables,
+    whose keys are the baseline job's: pipeline and baseline process the same tables."""
+    configured = yaml.safe_load(PROJECT_FILE.read_text())["vars"]["cdc_tables"]
+    entries = cdc_tables_var(benchmark_tables(extra_columns=2))
+    assert list(entries) == ["employees", "order_lines"] == list(TABLES)
+    for name, entry in entries.items():
+        assert entry == configured[name]
+        assert tuple(entry["key_columns"]) == TABLES[name]
+
+
+@pytest.mark.parametrize(
+    ("order_lines", "message"),
+    [
+        pytest.param(None, "no table order_lines", id="table missing"),
+        pytest.param(
+            {"source_system": "idm_jdbc", "key_columns": ["order_id", "line_no"]},
+            "not a qlik_ct table",
+            id="another source system",
+        ),
+        pytest.param(
+            {"source_system": "qlik_ct", "key_columns": ["line_no", "order_id"]},
+            "differ from the generated",
+            id="key columns in another order",
+        ),
+    ],
+)
+def test_cdc_tables_var_refuses_a_project_unlike_the_data(
+    tmp_path: Path, order_lines: dict[str, Any] | None, message: str
+) -> None:
+    """A project whose tables do not match the generated ones stops the benchmark."""
+    tables: dict[str, Any] = {
+        "employees": {"source_system": "qlik_ct", "key_columns": ["employee_id"]}
+    }
+    if order_lines is not None:
+        tables["order_lines"] = order_lines
+    project = tmp_path / "dbt_project.yml"
+    project.write_text(yaml.safe_dump({"vars": {"cdc_tables": tables}}))
+    with pytest.raises(BenchmarkError, match=message):
+        cdc_tables_var(benchmark_tables(), project)
+
+
+def test_empty_landing_has_the_generated_folders_and_schemas_and_no_rows(tmp_path: Path) -> None:
+    """The empty-input run reads the same folders and column types as a generated landing."""
+    tables = benchmark_tables(extra_columns=2, extra_width=5)
+    generate_landing(tmp_path / "generated", changes=40, keys=10, seed=3, tables=tables)
+    write_empty_landing(tmp_path / "empty", tables)
+    generated, empty = count_rows(tmp_path / "generated"), count_rows(tmp_path / "empty")
+    assert (
+        sorted(empty)
+        == sorted(generated)
+        == [
+            "employees",
+            "employees__ct",
+            "order_lines",
+            "order_lines__ct",
+        ]
+    )
+    for name, counts in empty.items():
+        assert (counts["rows"], counts["files"]) == (0, 1)
+        assert generated[name]["rows"] > 0
+        [generated_file] = sorted((tmp_path / "generated" / name).glob("*.parquet"))[:1]
+        [empty_file] = (tmp_path / "empty" / name).glob("*.parquet")
+        assert pq.read_schema(empty_file).equals(pq.read_schema(generated_file))
+
+
+# Seconds a stand-in build takes, by step (the empty-input build takes 3).
+BUILD_SECONDS = {"full": 10.0, "noop": 4.0, "incremental": 5.0, "tests": 7.0}
+
+
+class FakeSteps:
+    """Stand-ins for the driver's dbt builds, baseline job, compare and data generation: each
+    build is recorded, takes `BUILD_SECONDS[<step>]` and reports one model."""
+
+    def __init__(self) -> None:
+        self.builds: list[tuple[str, str, list[str]]] = []
+
+    def measurement(self, command: Sequence[str], log: Path, seconds: float) -> Measurement:
+        log.write_text("$ fake\n")
+        return Measurement(
+            command=list(command),
+            exit_code=0,
+            wall_seconds=seconds,
+            peak_total_rss_mib=100.0 + seconds,
+            peak_largest_rss_mib=90.0,
+            peak_largest_name="java",
+            peak_processes=2,
+            cpu_seconds=seconds,
+            samples=1,
+            log_path=str(log),
+        )
+
+    def run_dbt(
+        self, arguments: Sequence[str], run_dir: Path, log: Path, results_copy: Path
+    ) -> tuple[Measurement, dict[str, Any]]:
+        step = log.stem.split("_")[0]
+        seconds = 3.0 if run_dir.name == "run_empty" else BUILD_SECONDS[step]
+        self.builds.append((log.stem, run_dir.name, list(arguments)))
+        model = {
+            "unique_id": f"model.cdc_history.{step}",
+            "status": "success",
+            "execution_time": seconds / 2,
+            "timing": [],
+        }
+        return self.measurement(arguments, log, seconds), {
+            "elapsed_time": seconds - 1,
+            "results": [model],
+        }
+
+    def ensure_data(self, args: Any, work: Path, volume: int, logs: Path) -> dict[str, Any]:
+        landing, append = work / f"data_{volume}" / "landing", work / f"data_{volume}" / "append"
+        (landing / "employees__ct").mkdir(parents=True, exist_ok=True)
+        (append / "employees__ct").mkdir(parents=True, exist_ok=True)
+        (append / "employees__ct" / "part-00000.parquet").write_text("later batch")
+        return {"landing": str(landing), "append": str(append), "change_rows": volume}
+
+
+def test_driver_runs_the_no_op_rerun_and_the_empty_input_and_records_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Per repeat: full build, no-op rerun in the same metastore, (tests), incremental; once
+    at the end, a full build of an empty landing. Every build configures the two Qlik tables."""
+    fake = FakeSteps()
+    monkeypatch.setattr(pipeline, "run_dbt", fake.run_dbt)
+    monkeypatch.setattr(pipeline, "ensure_data", fake.ensure_data)
+    monkeypatch.setattr(
+        pipeline, "measure", lambda command, log_path, **_: fake.measurement(command, log_path, 2)
+    )
+    monkeypatch.setattr(pipeline, "compare", lambda *_: {"verdict": "same", "lines": []})
+    monkeypatch.setattr(pipeline, "cdc_dbt", lambda: "cdc-dbt")
+    monkeypatch.setattr(pipeline, "machine_info", dict)
+    monkeypatch.setattr(pipeline, "interrupt_on_sigterm", lambda: None)
+    work, out = tmp_path / "work", tmp_path / "results.json"
+    status = pipeline.main(
+        ["--volumes", "100", "--repeats", "2", "--work", str(work), "--json", str(out)]
+    )
+    assert status == 0
+    assert [(log, run_dir) for log, run_dir, _ in fake.builds] == [
+        ("full_1", "run_100_1"),
+        ("noop_1", "run_100_1"),
+        ("tests", "run_100_1"),
+        ("incremental_1", "run_100_1"),
+        ("full_2", "run_100_2"),
+        ("noop_2", "run_100_2"),
+        ("incremental_2", "run_100_2"),
+        ("full", "run_empty"),
+    ]
+    expected_tables = cdc_tables_var(benchmark_tables())
+    for _log, run_dir, arguments in fake.builds:
+        build_vars = json.loads(arguments[arguments.index("--vars") + 1])
+        assert build_vars["cdc_tables"] == expected_tables
+        if run_dir == "run_empty":
+            assert build_vars["qlik_ct_landing_root"] == str(work / "data_empty" / "landing")
+
+    results = json.loads(out.read_text())
+    [entry] = results["volumes"]
+    assert entry["pipeline_noop"]["median_seconds"] == 4.0
+    assert entry["ratios"]["noop_over_full"] == 0.4
+    assert entry["ratios"]["incremental_over_full"] == 0.5
+    assert set(entry["top_models"]) == {"full", "noop", "incremental"}
+    assert entry["top_models"]["noop"][0]["unique_id"] == "model.cdc_history.noop"
+    empty = results["empty_input"]
+    assert empty["pipeline_full"]["median_seconds"] == 3.0
+    assert empty["pipeline_full"]["peak_total_rss_mib"] == 103.0
+    assert {counts["rows"] for counts in empty["tables"].values()} == {0}
+    assert results["settings"]["cdc_tables"] == expected_tables
+    assert "empty input (a run's fixed cost): 3.0 s" in pipeline.summary_table(results)
