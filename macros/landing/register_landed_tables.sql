@@ -20,7 +20,7 @@
                 "register_landed_tables: qlik_ct_landing_format must be parquet or csv, got '"
                 ~ file_format ~ "'") }}
         {%- endif -%}
-        {%- set schema = var('qlik_ct_schema') -%}
+        {%- set schema = cdc_identifier(var('qlik_ct_schema'), 'var qlik_ct_schema') -%}
         {%- do run_query('create schema if not exists ' ~ schema) -%}
         {%- for table_name in cdc_tables_of('qlik_ct') -%}
             {%- for landed in [table_name ~ '__ct', table_name] -%}
@@ -51,5 +51,5 @@
     {%- set options = "options (header 'true', mode 'PERMISSIVE')" if file_format == 'csv' else '' -%}
     {%- do run_query(
         'create table ' ~ relation ~ ' using ' ~ file_format ~ ' ' ~ options
-        ~ " location '" ~ location ~ "'") -%}
+        ~ ' location ' ~ sql_string_literal(location)) -%}
 {% endmacro %}
