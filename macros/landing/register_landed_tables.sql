@@ -4,9 +4,11 @@
         without copying. Rerunnable: existing registrations are refreshed so appended
         files are seen; a managed table of the same name is never replaced.
         First, in every mode, it checks var cdc_source_systems and var cdc_tables
-        (cdc_validate_tables): as an on-run-start hook it is rendered by every parse, so a
-        bad entry stops any dbt command before anything runs. -#}
+        (cdc_validate_tables) and the vars used as identifiers (cdc_validate_vars): as an
+        on-run-start hook it is rendered by every parse, so a bad entry stops any dbt
+        command before anything runs. -#}
     {%- do cdc_validate_tables() -%}
+    {%- do cdc_validate_vars() -%}
     {%- if execute and var('qlik_ct_landing') == 'files' -%}
         {%- set root = var('qlik_ct_landing_root') | trim -%}
         {%- set file_format = var('qlik_ct_landing_format') | lower -%}

@@ -1,6 +1,7 @@
 """var cdc_tables is checked against var cdc_source_systems while dbt parses (cdc_table_config,
-cdc_validate_tables): a mistaken or hostile entry stops `dbt parse` and `dbt build` with a
-message naming the macro, the table and the problem. Parsing opens no Spark connection."""
+cdc_validate_tables), and so are the vars used as identifiers (cdc_validate_vars): a mistaken or
+hostile entry stops `dbt parse` and `dbt build` with a message naming the macro, the table or var
+and the problem. Parsing opens no Spark connection."""
 
 from __future__ import annotations
 
@@ -163,6 +164,17 @@ def test_shipped_config_parses(tmp_path: Path) -> None:
             "cdc_source_system_config: var cdc_source_systems.qlik_ct.images_complete must be "
             "true or false, got 'yes'",
             id="registry entry with a non-boolean",
+        ),
+        pytest.param(
+            {"qlik_ct_schema": "raw; drop table x"},
+            "cdc_identifier: var qlik_ct_schema is 'raw; drop table x', which is not an "
+            "identifier (^[A-Za-z_][A-Za-z0-9_]*$); it reaches SQL as an identifier",
+            id="schema var",
+        ),
+        pytest.param(
+            {"idm_jdbc_columns": {**SHIPPED_VARS["idm_jdbc_columns"], "status": "st`atus"}},
+            "cdc_identifier: var idm_jdbc_columns.status is 'st`atus', which is not an identifier",
+            id="event log column var with a backtick",
         ),
     ],
 )
