@@ -21,6 +21,11 @@ Where the grammar is silent, this module decides (spec C.4 "Parser", F.2):
   character (which includes `"`). Names are compared case-insensitively only when looking for
   repeated columns, and repeats are a warning, not an error.
 * `a=` and `a=""` both denote the empty string; quoting a value that needs no quotes is allowed.
+* "Leading or trailing whitespace" in the quoting rule (spec F.2) means one of the six ASCII
+  whitespace characters `KEY_WHITESPACE` (space, tab, line feed, vertical tab, form feed,
+  carriage return) at either end; other Unicode spaces (U+00A0, U+2003, ...) are ordinary
+  characters. `needs_quotes` is the rule; macros/cdc/cdc_quote_key_value.sql implements the
+  same character class in SQL, and tests/python/test_key_quoting.py holds the two equal.
 * Positions in error messages are 0-based offsets in characters (code points) of the key.
 
 This module is the readable reference: strict (it raises `TableKeyError`) and pure Python.
@@ -34,6 +39,11 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 SPECIAL_CHARACTERS = ",;'+\"=\\<>"
+
+KEY_WHITESPACE = " \t\n\v\f\r"
+"""The characters that count as leading or trailing whitespace in the quoting rule (spec F.2):
+ASCII space, U+0009..U+000D. Spark's trim() strips only spaces, Python's strip() all Unicode
+whitespace; both sides name these six explicitly instead."""
 
 EMPTY_TABLE_KEY = "empty table_key"
 
@@ -92,7 +102,7 @@ def table_key_warnings(text: str | None) -> list[str]:
         if any(character.isspace() for character in column):
             warnings.append(f"whitespace in column name {column!r}")
         if quoted:
-            if not _needs_quotes(value):
+            if not needs_quotes(value):
                 warnings.append(f"unnecessary quotes around value of {column}")
         elif value == "":
             warnings.append(f"empty unquoted value of {column}")
@@ -111,8 +121,8 @@ def table_key_warnings(text: str | None) -> list[str]:
 def format_table_key(pairs: Sequence[tuple[str, str]]) -> str:
     """The `table_key` of these (column, value) pairs; the inverse of `parse_table_key`.
 
-    A value is quoted exactly when it is empty, has leading or trailing whitespace, or contains
-    a special character (the canonical form of spec F.2); inside quotes `"` and `\\` are escaped.
+    A value is quoted exactly when `needs_quotes` says so (the canonical form of spec F.2);
+    inside quotes `"` and `\\` are escaped.
     Column names are written as given. Raises ValueError for no pairs, an empty column name or
     one with a special character, and a null value (spec F.2 `null_key_value`).
     """
@@ -121,6 +131,21 @@ def format_table_key(pairs: Sequence[tuple[str, str]]) -> str:
     return "+".join(
         f"{_checked_column(column)}={_format_value(column, value)}" for column, value in pairs
     )
+
+
+def needs_quotes(value: str) -> bool:
+    """Whether a key value is written in double quotes (spec F.2): it is empty, starts or ends
+    with a `KEY_WHITESPACE` character, or contains a special character. The one definition of
+    the rule; cdc_quote_key_value (SQL) implements the same and is tested equal to it."""
+    return value == "" or value != value.strip(KEY_WHITESPACE) or _SPECIAL.search(value) is not None
+
+
+def quote_key_value(value: str) -> str:
+    """One key value as a canonical key string writes it (spec F.2): as it is, or in double
+    quotes with `"` and `\\` escaped when `needs_quotes`. The SQL twin is cdc_quote_key_value."""
+    if not needs_quotes(value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _scan(text: str) -> list[_Identifier]:
@@ -205,10 +230,6 @@ def _shown_escape(character: str) -> str:
     return f"\\ followed by U+{ord(character):04X}"
 
 
-def _needs_quotes(value: str) -> bool:
-    return value == "" or value != value.strip() or _SPECIAL.search(value) is not None
-
-
 def _checked_column(column: str) -> str:
     if column == "":
         raise ValueError("empty column name")
@@ -221,6 +242,4 @@ def _checked_column(column: str) -> str:
 def _format_value(column: str, value: str | None) -> str:
     if value is None:
         raise ValueError(f"null value for key column {column}")
-    if not _needs_quotes(value):
-        return value
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return quote_key_value(value)

@@ -1,15 +1,154 @@
 {% macro cdc_table_config(table_name) %}
-    {#- One table's entry in var cdc_tables, checked. -#}
-    {%- set tables = var('cdc_tables') -%}
+    {#- One table's entry in var cdc_tables, checked against its source system's entry in
+        var cdc_source_systems (cdc_source_system_config): the system is registered, every
+        required key is there and no other key than its required_keys and optional_keys.
+        Names reach SQL as identifiers, so the table name, key_columns (a non-empty list),
+        the names in columns, column_types and lob_columns, and snapshot_table must each
+        pass cdc_is_identifier; a column type must be a plain Spark type name
+        (int, string, decimal(10,2)); images_complete is true or false. Key columns must be
+        among the declared columns, if any, and neither list repeats a name (in any case).
+        cdc_validate_tables runs this for every entry at parse time. -#}
+    {%- set tables = var('cdc_tables', none) -%}
+    {%- if tables is not mapping -%}
+        {{ exceptions.raise_compiler_error(
+            "cdc_table_config: var cdc_tables must map each table name to its settings") }}
+    {%- endif -%}
     {%- if table_name not in tables -%}
         {{ exceptions.raise_compiler_error(
             "cdc_table_config: table '" ~ table_name ~ "' is not in var cdc_tables ("
-            ~ (tables.keys() | sort | join(', ')) ~ ")") }}
+            ~ (tables.keys() | map('string') | sort | join(', ')) ~ ")") }}
+    {%- endif -%}
+    {%- set where = "cdc_table_config: table '" ~ table_name ~ "' in var cdc_tables" -%}
+    {%- set identifier_rule = "; names reach SQL as identifiers" -%}
+    {%- if not cdc_is_identifier(table_name) -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": the table name is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$)"
+            ~ identifier_rule) }}
     {%- endif -%}
     {%- set table = tables[table_name] -%}
-    {%- if not table.get('key_columns') -%}
+    {%- if table is not mapping -%}
         {{ exceptions.raise_compiler_error(
-            "cdc_table_config: table '" ~ table_name ~ "' needs key_columns (in key order)") }}
+            where ~ " must be a mapping of settings (source_system, key_columns, ...)") }}
+    {%- endif -%}
+
+    {#- ---------- keys allowed by the source system -#}
+    {%- set systems = var('cdc_source_systems', none) -%}
+    {%- if systems is not mapping -%}
+        {#- stops with the registry's own message -#}
+        {%- do cdc_source_system_config(none) -%}
+    {%- endif -%}
+    {%- set registered = systems.keys() | map('string') | sort | join(', ') -%}
+    {%- if 'source_system' not in table -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ " lacks required key 'source_system' (registered source systems: "
+            ~ registered ~ ")") }}
+    {%- endif -%}
+    {%- set source_system = table['source_system'] -%}
+    {%- if source_system is not string or source_system not in systems -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": source_system '" ~ source_system ~ "' is not registered in var "
+            ~ "cdc_source_systems (registered: " ~ registered ~ ")") }}
+    {%- endif -%}
+    {%- set system = cdc_source_system_config(source_system) -%}
+    {%- set allowed = system.get('required_keys', []) + system.get('optional_keys', []) -%}
+    {%- for key in table -%}
+        {%- if key not in allowed -%}
+            {{ exceptions.raise_compiler_error(
+                where ~ " has unknown key '" ~ key ~ "'; allowed keys for source_system "
+                ~ source_system ~ ": " ~ allowed | join(', ')) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for key in system.get('required_keys', []) -%}
+        {%- if key not in table -%}
+            {{ exceptions.raise_compiler_error(
+                where ~ " lacks required key '" ~ key ~ "' (source_system " ~ source_system
+                ~ " requires: " ~ system.get('required_keys') | join(', ') ~ ")") }}
+        {%- endif -%}
+    {%- endfor -%}
+
+    {#- ---------- names that reach SQL as identifiers -#}
+    {%- set key_columns = table['key_columns'] -%}
+    {%- if key_columns is string or key_columns is mapping or key_columns is not iterable
+          or key_columns | length == 0 -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": key_columns must be a non-empty list of column names in key order, got '"
+            ~ key_columns ~ "'") }}
+    {%- endif -%}
+    {%- set named = {'key_columns': key_columns} -%}
+    {%- for key in ['columns', 'column_types', 'lob_columns'] -%}
+        {%- if key in table -%}
+            {%- set names = table[key] -%}
+            {%- set wanted = 'list' if key == 'lob_columns' else 'mapping' -%}
+            {%- if names is string or names is not iterable
+                  or (wanted == 'list' and names is mapping)
+                  or (wanted == 'mapping' and names is not mapping) -%}
+                {{ exceptions.raise_compiler_error(
+                    where ~ ": " ~ key ~ " must be a "
+                    ~ ('list of column names' if wanted == 'list'
+                       else 'mapping of column name to type')
+                    ~ ", got '" ~ names ~ "'") }}
+            {%- endif -%}
+            {%- do named.update({key: names | list}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for key, names in named.items() -%}
+        {%- set seen = [] -%}
+        {%- for name in names -%}
+            {%- if not cdc_is_identifier(name) -%}
+                {{ exceptions.raise_compiler_error(
+                    where ~ ": " ~ key ~ " name '" ~ name ~ "' is not an identifier "
+                    ~ "(^[A-Za-z_][A-Za-z0-9_]*$)" ~ identifier_rule) }}
+            {%- endif -%}
+            {%- if name | lower in seen -%}
+                {{ exceptions.raise_compiler_error(
+                    where ~ ": " ~ key ~ " names '" ~ name ~ "' twice (names compare in lower "
+                    ~ "case)") }}
+            {%- endif -%}
+            {%- do seen.append(name | lower) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- if 'columns' in named -%}
+        {%- set declared = named['columns'] | map('lower') | list -%}
+        {%- for name in key_columns -%}
+            {%- if name | lower not in declared -%}
+                {{ exceptions.raise_compiler_error(
+                    where ~ ": key column '" ~ name ~ "' is not among its columns ("
+                    ~ named['columns'] | join(', ') ~ ")") }}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- if 'snapshot_table' in table and not cdc_is_identifier(table['snapshot_table']) -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": snapshot_table '" ~ table['snapshot_table'] ~ "' is not an identifier "
+            ~ "(^[A-Za-z_][A-Za-z0-9_]*$)" ~ identifier_rule) }}
+    {%- endif -%}
+
+    {#- ---------- types and flags -#}
+    {%- set types = [] -%}
+    {%- for name, spec in table.get('columns', {}).items() -%}
+        {%- do types.append((name, spec.get('type') if spec is mapping else spec)) -%}
+    {%- endfor -%}
+    {%- for name, data_type in table.get('column_types', {}).items() -%}
+        {%- do types.append((name, data_type)) -%}
+    {%- endfor -%}
+    {%- for name, data_type in types -%}
+        {%- if data_type is not string or modules.re.fullmatch(
+                '[A-Za-z][A-Za-z0-9_]*( ?[(] ?[0-9]+ ?(, ?[0-9]+ ?)?[)])?', data_type) is none -%}
+            {{ exceptions.raise_compiler_error(
+                where ~ ": type '" ~ data_type ~ "' of column " ~ name ~ " is not a Spark type "
+                ~ "name such as int, string, binary or decimal(10,2); it reaches SQL as a type") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if 'images_complete' in table and table['images_complete'] is not boolean -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": images_complete must be true or false, got '"
+            ~ table['images_complete'] ~ "'") }}
+    {%- endif -%}
+    {%- if 'source_schema' in table
+          and (table['source_schema'] is not string or table['source_schema'] == '') -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": source_schema must be a non-empty name, got '" ~ table['source_schema']
+            ~ "'") }}
     {%- endif -%}
     {{ return(table) }}
 {% endmacro %}

@@ -28,12 +28,12 @@ source as (
 final as (
 
     select
-        '{{ table_name }}' as table_name,
+        {{ sql_string_literal(table_name) }} as table_name,
         {{ cdc_pk_string(cdc_key_columns(table_name), "cast(source.{column} as string)") }}
             as pk_string,
         map(
             {%- for name in table['columns'] %}
-            '{{ name | lower }}',
+            {{ sql_string_literal(name | lower) }},
             {{ cdc_value_text('source.' ~ name, landed_types.get(name | lower, 'string')) }}
             {{- ',' if not loop.last }}
             {%- endfor %}

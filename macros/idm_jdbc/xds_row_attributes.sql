@@ -19,14 +19,14 @@
     case {{ table_name }}
         {%- for name in tables %}
         {%- set value_columns = cdc_table_columns(name) | rejectattr('is_key') | list %}
-        when '{{ name }}' then cast(array(
+        when {{ sql_string_literal(name) }} then cast(array(
             {%- for column in value_columns %}
             named_struct(
-                'column_name', '{{ column.name }}',
+                'column_name', {{ sql_string_literal(column.name) }},
                 'value_type',
                 '{{ "octet" if column.type == "binary" else "string" }}',
                 'old_value', cast(null as string),
-                'new_value', {{ row_image }}['{{ column.name }}']
+                'new_value', {{ row_image }}[{{ sql_string_literal(column.name) }}]
             ){{ ',' if not loop.last }}
             {%- endfor %}
         ) as {{ attribute_type }})

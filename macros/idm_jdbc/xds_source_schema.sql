@@ -9,8 +9,8 @@
     {%- if tables -%}
     case {{ table_name }}
         {%- for name in tables %}
-        when '{{ name }}'
-            then '{{ cdc_table_config(name).get("source_schema", "") }}'
+        when {{ sql_string_literal(name) }}
+            then {{ sql_string_literal(cdc_table_config(name).get('source_schema', '')) }}
         {%- endfor %}
     end
     {%- else -%}

@@ -19,7 +19,11 @@
     case
         when
             concat({{ table_name }}, '.', lower({{ column_name }}))
-            in ('{{ binary_columns | join("', '") }}')
+            in (
+                {%- for column in binary_columns -%}
+                {{ sql_string_literal(column) }}{{ ', ' if not loop.last }}
+                {%- endfor -%}
+            )
             then 'octet'
         else 'string'
     end

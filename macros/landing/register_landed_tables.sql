@@ -2,7 +2,13 @@
     {#- files mode: each configured Qlik table's landed folders
         <root>/<table>__ct/ and <root>/<table>/ become external tables in qlik_ct_schema,
         without copying. Rerunnable: existing registrations are refreshed so appended
-        files are seen; a managed table of the same name is never replaced. -#}
+        files are seen; a managed table of the same name is never replaced.
+        First, in every mode, it checks var cdc_source_systems and var cdc_tables
+        (cdc_validate_tables) and the vars used as identifiers (cdc_validate_vars): as an
+        on-run-start hook it is rendered by every parse, so a bad entry stops any dbt
+        command before anything runs. -#}
+    {%- do cdc_validate_tables() -%}
+    {%- do cdc_validate_vars() -%}
     {%- if execute and var('qlik_ct_landing') == 'files' -%}
         {%- set root = var('qlik_ct_landing_root') | trim -%}
         {%- set file_format = var('qlik_ct_landing_format') | lower -%}
@@ -16,7 +22,7 @@
                 "register_landed_tables: qlik_ct_landing_format must be parquet or csv, got '"
                 ~ file_format ~ "'") }}
         {%- endif -%}
-        {%- set schema = var('qlik_ct_schema') -%}
+        {%- set schema = cdc_identifier(var('qlik_ct_schema'), 'var qlik_ct_schema') -%}
         {%- do run_query('create schema if not exists ' ~ schema) -%}
         {%- for table_name in cdc_tables_of('qlik_ct') -%}
             {%- for landed in [table_name ~ '__ct', table_name] -%}
@@ -47,5 +53,5 @@
     {%- set options = "options (header 'true', mode 'PERMISSIVE')" if file_format == 'csv' else '' -%}
     {%- do run_query(
         'create table ' ~ relation ~ ' using ' ~ file_format ~ ' ' ~ options
-        ~ " location '" ~ location ~ "'") -%}
+        ~ ' location ' ~ sql_string_literal(location)) -%}
 {% endmacro %}

@@ -19,8 +19,7 @@
                 {%- if value is none -%}
                 cast(null as {{ types[loop.index0] }})
                 {%- else -%}
-                cast('{{ value | string | replace("\\", "\\\\") | replace("'", "\\'") }}'
-                    as {{ types[loop.index0] }})
+                cast({{ sql_string_literal(value) }} as {{ types[loop.index0] }})
                 {%- endif -%}
                 {{- ', ' if not loop.last }}
                 {%- endfor -%}

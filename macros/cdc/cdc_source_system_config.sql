@@ -1,0 +1,51 @@
+{% macro cdc_source_system_config(source_system) %}
+    {#- One source system's entry in var cdc_source_systems (the format registry), checked:
+        registered; images_complete true or false; required_keys and optional_keys lists of
+        names, required_keys holding source_system and key_columns; nothing else. -#}
+    {%- set systems = var('cdc_source_systems', none) -%}
+    {%- if systems is not mapping -%}
+        {{ exceptions.raise_compiler_error(
+            "cdc_source_system_config: var cdc_source_systems must map each source system to "
+            ~ "{images_complete, required_keys, optional_keys}") }}
+    {%- endif -%}
+    {%- set registered = systems.keys() | map('string') | sort | join(', ') -%}
+    {%- if source_system is not string or source_system not in systems -%}
+        {{ exceptions.raise_compiler_error(
+            "cdc_source_system_config: source system '" ~ source_system
+            ~ "' is not registered in var cdc_source_systems (registered: " ~ registered
+            ~ ")") }}
+    {%- endif -%}
+    {%- set system = systems[source_system] -%}
+    {%- set where = "cdc_source_system_config: var cdc_source_systems." ~ source_system -%}
+    {%- if system is not mapping -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ " must be a mapping with images_complete, required_keys, optional_keys") }}
+    {%- endif -%}
+    {%- for key in system -%}
+        {%- if key not in ['images_complete', 'required_keys', 'optional_keys'] -%}
+            {{ exceptions.raise_compiler_error(
+                where ~ " has unknown key '" ~ key ~ "' (allowed keys: images_complete, "
+                ~ "required_keys, optional_keys)") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if system.get('images_complete') is not boolean -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ".images_complete must be true or false, got '"
+            ~ system.get('images_complete') ~ "'") }}
+    {%- endif -%}
+    {%- for list_key in ['required_keys', 'optional_keys'] -%}
+        {%- set keys = system.get(list_key, []) -%}
+        {%- if keys is string or keys is mapping or keys is not iterable
+              or keys | reject('string') | list -%}
+            {{ exceptions.raise_compiler_error(
+                where ~ "." ~ list_key ~ " must be a list of key names, got '" ~ keys ~ "'") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for key in ['source_system', 'key_columns'] -%}
+        {%- if key not in system.get('required_keys', []) -%}
+            {{ exceptions.raise_compiler_error(
+                where ~ ".required_keys must include '" ~ key ~ "'") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(system) }}
+{% endmacro %}

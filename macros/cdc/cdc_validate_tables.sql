@@ -1,0 +1,22 @@
+{% macro cdc_validate_tables() %}
+    {#- Checks the whole configuration, stopping at the first problem: every source system
+        in var cdc_source_systems (cdc_source_system_config), then every table in var
+        cdc_tables, in the order written (cdc_table_config). Called from the on-run-start
+        hook register_landed_tables, which dbt renders while parsing: a bad entry stops
+        `dbt parse`, `dbt build` and every other command before anything runs. -#}
+    {%- set systems = var('cdc_source_systems', none) -%}
+    {%- if systems is not mapping -%}
+        {%- do cdc_source_system_config(none) -%}
+    {%- endif -%}
+    {%- for system in systems -%}
+        {%- do cdc_source_system_config(system) -%}
+    {%- endfor -%}
+    {%- set tables = var('cdc_tables', none) -%}
+    {%- if tables is not mapping -%}
+        {{ exceptions.raise_compiler_error(
+            "cdc_validate_tables: var cdc_tables must map each table name to its settings") }}
+    {%- endif -%}
+    {%- for table_name in tables -%}
+        {%- do cdc_table_config(table_name) -%}
+    {%- endfor -%}
+{% endmacro %}

@@ -1,0 +1,22 @@
+{% macro cdc_validate_vars() %}
+    {#- Checks the vars that reach SQL as identifiers (cdc_identifier), at parse time, from
+        the on-run-start hook register_landed_tables: some are pasted where no macro can
+        check them (sources YAML schema and identifier, seeds +schema). Values (task, driver,
+        account, as_of) go through sql_string_literal where they are used instead.
+        qlik_ct_header_prefix may be empty: what must be an identifier is
+        <prefix>change_seq. -#}
+    {%- for name in ['qlik_ct_schema', 'idm_jdbc_schema', 'idm_jdbc_event_log'] -%}
+        {%- do cdc_identifier(var(name), 'var ' ~ name) -%}
+    {%- endfor -%}
+    {%- do cdc_identifier(
+        var('qlik_ct_header_prefix') ~ 'change_seq', 'var qlik_ct_header_prefix + change_seq') -%}
+    {%- set event_log_columns = var('idm_jdbc_columns') -%}
+    {%- if event_log_columns is not mapping -%}
+        {{ exceptions.raise_compiler_error(
+            "cdc_validate_vars: var idm_jdbc_columns must map each event log column to its "
+            ~ "name in the landed table") }}
+    {%- endif -%}
+    {%- for column, name in event_log_columns.items() -%}
+        {%- do cdc_identifier(name, 'var idm_jdbc_columns.' ~ column) -%}
+    {%- endfor -%}
+{% endmacro %}

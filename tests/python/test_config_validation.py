@@ -1,0 +1,196 @@
+"""var cdc_tables is checked against var cdc_source_systems while dbt parses (cdc_table_config,
+cdc_validate_tables), and so are the vars used as identifiers (cdc_validate_vars): a mistaken or
+hostile entry stops `dbt parse` and `dbt build` with a message naming the macro, the table or var
+and the problem. Parsing opens no Spark connection."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+SHIPPED_VARS = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
+SHIPPED_TABLES: dict[str, Any] = SHIPPED_VARS["cdc_tables"]
+QLIK_KEYS = (
+    "source_system, key_columns, source_schema, column_types, lob_columns, images_complete, columns"
+)
+NOT_AN_IDENTIFIER = (
+    "is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$); names reach SQL as identifiers"
+)
+
+
+def run_dbt(tmp_path: Path, command: str, variables: dict[str, Any] | None = None) -> Any:
+    """dbt <command> in-process on the project, writing only under tmp_path."""
+    from dbt.cli.main import dbtRunner
+
+    args = [
+        command,
+        "--project-dir",
+        str(PROJECT_DIR),
+        "--profiles-dir",
+        str(PROJECT_DIR / "profiles"),
+        "--target-path",
+        str(tmp_path / "target"),
+        "--log-path",
+        str(tmp_path / "logs"),
+        "--no-partial-parse",
+        "--quiet",
+    ]
+    if variables is not None:
+        args += ["--vars", json.dumps(variables)]
+    return dbtRunner().invoke(args)
+
+
+def error_message(result: Any) -> str:
+    """The message of the error that stopped dbt, as raised (str() re-indents its lines)."""
+    return str(getattr(result.exception, "msg", result.exception))
+
+
+def tables_with(table_name: str, entry: dict[str, Any] | None) -> dict[str, Any]:
+    """The shipped cdc_tables with one entry replaced (or added); None removes it."""
+    tables = copy.deepcopy(SHIPPED_TABLES)
+    if entry is None:
+        tables.pop(table_name)
+    else:
+        tables[table_name] = entry
+    return tables
+
+
+def changed(table_name: str, **settings: Any) -> dict[str, Any]:
+    """The shipped entry of table_name with settings changed; a setting of None is removed."""
+    entry = copy.deepcopy(SHIPPED_TABLES[table_name])
+    for key, value in settings.items():
+        if value is None:
+            entry.pop(key, None)
+        else:
+            entry[key] = value
+    return tables_with(table_name, entry)
+
+
+def test_shipped_config_parses(tmp_path: Path) -> None:
+    result = run_dbt(tmp_path, "parse")
+    assert result.success, result.exception
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        pytest.param(
+            {"cdc_tables": changed("employees", key_column=["employee_id"])},
+            "cdc_table_config: table 'employees' in var cdc_tables has unknown key "
+            f"'key_column'; allowed keys for source_system qlik_ct: {QLIK_KEYS}",
+            id="unknown key",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("order_lines", key_columns=None)},
+            "cdc_table_config: table 'order_lines' in var cdc_tables lacks required key "
+            "'key_columns' (source_system qlik_ct requires: source_system, key_columns)",
+            id="missing key_columns",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("acct", columns=None)},
+            "cdc_table_config: table 'acct' in var cdc_tables lacks required key 'columns' "
+            "(source_system idm_jdbc requires: source_system, key_columns, columns)",
+            id="idm table without columns",
+        ),
+        pytest.param(
+            {
+                "cdc_tables": tables_with(
+                    "kafka_t", {"source_system": "qlik_kafka", "key_columns": ["k"]}
+                )
+            },
+            "cdc_table_config: table 'kafka_t' in var cdc_tables: source_system 'qlik_kafka' is "
+            "not registered in var cdc_source_systems (registered: idm_jdbc, qlik_ct)",
+            id="unregistered system, no model reads the table",
+        ),
+        pytest.param(
+            {
+                "cdc_tables": tables_with(
+                    "x; drop", {"source_system": "qlik_ct", "key_columns": ["k"]}
+                )
+            },
+            "cdc_table_config: table 'x; drop' in var cdc_tables: the table name "
+            + NOT_AN_IDENTIFIER,
+            id="table name x; drop",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("employees", key_columns=["employee'id"])},
+            "cdc_table_config: table 'employees' in var cdc_tables: key_columns name "
+            f"'employee'id' {NOT_AN_IDENTIFIER}",
+            id="key column with a quote",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("employees", key_columns=[])},
+            "cdc_table_config: table 'employees' in var cdc_tables: key_columns must be a "
+            "non-empty list of column names in key order",
+            id="empty key_columns",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("acct", columns={"k1": "string", "k2": "int", "x y": "string"})},
+            "cdc_table_config: table 'acct' in var cdc_tables: columns name 'x y' "
+            + NOT_AN_IDENTIFIER,
+            id="column name with a space",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("acct", columns={"k1": "string", "k2": "int) --"})},
+            "cdc_table_config: table 'acct' in var cdc_tables: type 'int) --' of column k2 is "
+            "not a Spark type name",
+            id="column type that ends the cast",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("usr", key_columns=["idu", "uid"])},
+            "cdc_table_config: table 'usr' in var cdc_tables: key column 'uid' is not among "
+            "its columns (idu, fname, lname, photo)",
+            id="key column not declared",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("usr", snapshot_table="usr_snapshot\n")},
+            "cdc_table_config: table 'usr' in var cdc_tables: snapshot_table 'usr_snapshot\n' "
+            + NOT_AN_IDENTIFIER,
+            id="snapshot table with a trailing line feed",
+        ),
+        pytest.param(
+            {
+                "cdc_source_systems": {
+                    **SHIPPED_VARS["cdc_source_systems"],
+                    "qlik_ct": {"images_complete": "yes", "required_keys": [], "optional_keys": []},
+                }
+            },
+            "cdc_source_system_config: var cdc_source_systems.qlik_ct.images_complete must be "
+            "true or false, got 'yes'",
+            id="registry entry with a non-boolean",
+        ),
+        pytest.param(
+            {"qlik_ct_schema": "raw; drop table x"},
+            "cdc_identifier: var qlik_ct_schema is 'raw; drop table x', which is not an "
+            "identifier (^[A-Za-z_][A-Za-z0-9_]*$); it reaches SQL as an identifier",
+            id="schema var",
+        ),
+        pytest.param(
+            {"idm_jdbc_columns": {**SHIPPED_VARS["idm_jdbc_columns"], "status": "st`atus"}},
+            "cdc_identifier: var idm_jdbc_columns.status is 'st`atus', which is not an identifier",
+            id="event log column var with a backtick",
+        ),
+    ],
+)
+def test_mistaken_config_stops_parse(
+    tmp_path: Path, variables: dict[str, Any], message: str
+) -> None:
+    result = run_dbt(tmp_path, "parse", variables)
+    assert not result.success
+    assert message in error_message(result)
+
+
+def test_mistaken_config_stops_build_before_anything_runs(tmp_path: Path) -> None:
+    """Plain dbt build (no Spark here): it stops while parsing, before connecting or running."""
+    result = run_dbt(tmp_path, "build", {"cdc_tables": changed("employees", extra=1)})
+    assert not result.success
+    assert "cdc_table_config: table 'employees' in var cdc_tables has unknown key 'extra'" in (
+        error_message(result)
+    )
+    assert not (tmp_path / "target" / "run_results.json").exists()
