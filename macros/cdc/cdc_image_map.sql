@@ -3,7 +3,7 @@
         in column order; the inverse of cdc_text_value per column. -#}
     map(
         {%- for column in columns %}
-        '{{ column.name }}',
+        {{ sql_string_literal(column.name) }},
         {{ cdc_value_text(relation_alias ~ '.' ~ column.name, column.type) }}
         {{- ',' if not loop.last }}
         {%- endfor %}

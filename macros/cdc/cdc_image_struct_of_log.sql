@@ -11,8 +11,10 @@
             'is_before_image', {{ is_before_image }},
             'row_exists', {{ row_exists }},
             {%- for column in columns %}
-            '{{ column.name }}',
-            {{ cdc_text_value(image ~ "['" ~ column.name ~ "']", column.type) }},
+            {{ sql_string_literal(column.name) }},
+            {{ cdc_text_value(
+                image ~ '[' ~ sql_string_literal(column.name) ~ ']', column.type
+            ) }},
             {%- endfor %}
             'image_complete', {{ image_complete }},
             'present_columns', {{ present_columns }}

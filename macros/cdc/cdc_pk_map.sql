@@ -3,7 +3,8 @@
         a row-image map expression. -#}
     map(
         {%- for name in key_columns %}
-        '{{ name | lower }}', {{ image }}['{{ name | lower }}']{{ ',' if not loop.last }}
+        {{ sql_string_literal(name | lower) }},
+        {{ image }}[{{ sql_string_literal(name | lower) }}]{{ ',' if not loop.last }}
         {%- endfor %}
     )
 {%- endmacro %}

@@ -8,7 +8,7 @@
     {%- endif -%}
     concat(
         {%- for name in key_columns %}
-        '{{ "+" if not loop.first }}{{ name | lower }}=',
+        {{ sql_string_literal(('+' if not loop.first else '') ~ name | lower ~ '=') }},
         {{ cdc_quote_key_value('(' ~ value_pattern.replace('{column}', name | lower) ~ ')') }}
         {{- ',' if not loop.last }}
         {%- endfor %}

@@ -6,7 +6,7 @@
     {%- for column in columns -%}{%- do types.update({column.name: column.type}) -%}{%- endfor -%}
     concat(
         {%- for name in cdc_key_columns(table_name) %}
-        '{{ "+" if not loop.first }}{{ name }}=',
+        {{ sql_string_literal(('+' if not loop.first else '') ~ name ~ '=') }},
         {{ cdc_quote_key_value(
             '(' ~ cdc_value_text(relation_alias ~ '.' ~ name, types[name]) ~ ')'
         ) }}

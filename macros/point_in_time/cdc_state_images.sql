@@ -28,7 +28,7 @@
         {{ exceptions.raise_compiler_error("cdc_state_images: images (a CTE name) is required") }}
     {%- endif -%}
     {%- set table = cdc_table_config(table_name) -%}
-    {%- set system_default = var('cdc_source_systems')[table.source_system].get(
+    {%- set system_default = cdc_source_system_config(table.source_system).get(
         'images_complete', false) -%}
     {%- set images_complete = table.get('images_complete', system_default) -%}
     {%- if images_complete is not boolean -%}
@@ -49,7 +49,9 @@
                 case
                     when
                         generations.image_complete
-                        or array_contains(generations.present_columns, '{{ name }}')
+                        or array_contains(
+                            generations.present_columns, {{ sql_string_literal(name) }}
+                        )
                         then named_struct('v', generations.{{ name }})
                 end,
                 true

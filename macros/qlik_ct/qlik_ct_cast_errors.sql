@@ -8,7 +8,9 @@
             when
                 {{ relation_alias }}.{{ column.name }} is not null
                 and try_cast({{ relation_alias }}.{{ column.name }} as {{ column.type }}) is null
-                then 'value of {{ column.name }} is not a valid {{ column.type }}'
+                then {{ sql_string_literal(
+                    'value of ' ~ column.name ~ ' is not a valid ' ~ column.type
+                ) }}
         end,
         {%- endfor %}
         cast(null as string)

@@ -148,7 +148,7 @@ snapshot_rows as (
     select
         sha2(concat_ws(
             '|', 'qlik_ct', {{ sql_string_literal(order_scope) }},
-            '{{ snapshot_order_key }}', keyed_baseline.pk_string
+            {{ sql_string_literal(snapshot_order_key) }}, keyed_baseline.pk_string
         ), 256) as change_id,
         keyed_baseline.*
     from (
@@ -167,7 +167,7 @@ snapshot_images as (
     {# the full load: the image before the first change, as snapshot inserts #}
     select
         snapshot_rows.change_id,
-        '{{ snapshot_order_key }}' as order_key,
+        {{ sql_string_literal(snapshot_order_key) }} as order_key,
         cast(null as timestamp) as effective_at,
         'I' as image_oper,
         snapshot_rows.pk_string,
@@ -183,7 +183,7 @@ snapshot_images as (
     {%- if since %}
     left anti join {{ this }} as imaged
         on
-            imaged.order_key = '{{ snapshot_order_key }}'
+            imaged.order_key = {{ sql_string_literal(snapshot_order_key) }}
             and imaged.change_id = snapshot_rows.change_id
     {%- endif %}
 

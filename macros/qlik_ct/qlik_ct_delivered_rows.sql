@@ -74,7 +74,7 @@ hashed as (
         {{ qlik_ct_row_hash(layout, 'new_rows') }} as row_hash,
         named_struct(
             {%- for name in layout.header_columns + data_names %}
-            '{{ name }}', new_rows.{{ name }}{{ ',' if not loop.last }}
+            {{ sql_string_literal(name) }}, new_rows.{{ name }}{{ ',' if not loop.last }}
             {%- endfor %}
         ) as landed_row
     from new_rows

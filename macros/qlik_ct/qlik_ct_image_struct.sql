@@ -11,7 +11,7 @@
         'is_before_image', {{ is_before_image }},
         'row_exists', {{ row_exists }},
         {%- for column in columns %}
-        '{{ column.name }}',
+        {{ sql_string_literal(column.name) }},
         case when not {{ is_truncate }} then {{ prefix }}{{ column.name }} end,
         {%- endfor %}
         'image_complete', not {{ is_truncate }},

@@ -43,7 +43,7 @@ judged as (
             {%- for name in layout.key_columns %}
             case
                 when not typed.is_truncate and typed.{{ name }} is null
-                    then 'null key value in {{ name }}'
+                    then {{ sql_string_literal('null key value in ' ~ name) }}
             end,
             {%- endfor %}
             nullif(typed.cast_errors, '')

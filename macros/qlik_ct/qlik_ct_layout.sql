@@ -55,7 +55,9 @@
     {%- set data_columns = [] -%}
     {%- set mask_types = [] -%}
     {%- for column in columns -%}
-        {%- set name = column.name | lower -%}
+        {#- landed names reach SQL as identifiers: checked, never pasted blind -#}
+        {%- set name = cdc_identifier(
+            column.name | lower, 'column ' ~ column.name ~ ' of ' ~ relation) -%}
         {%- if data_columns | length == 0 and name.startswith(prefix) -%}
             {%- do header_columns.append(name) -%}
             {%- if name == prefix ~ 'change_mask' -%}

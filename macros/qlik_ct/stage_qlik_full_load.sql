@@ -29,7 +29,7 @@ typed as (
             '; ',
             nullif({{ qlik_ct_cast_errors(layout, 'source') }}, ''),
             {%- for name in layout.key_columns %}
-            case when source.{{ name }} is null then 'null key value in {{ name }}' end,
+            case when source.{{ name }} is null then {{ sql_string_literal('null key value in ' ~ name) }} end,
             {%- endfor %}
             cast(null as string)
         ) as reasons

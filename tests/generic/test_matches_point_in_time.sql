@@ -16,13 +16,13 @@ modelled as (
 as_of as (
 
     select {{ columns | join(', ') }}
-    from {{ model.schema }}.{{ table_name }}_as_of('{{ point }}')
+    from {{ model.schema }}.{{ table_name }}_as_of({{ sql_string_literal(point) }})
 
 ),
 
 only_in_model as (
 
-    select 'only in {{ model.identifier }}' as difference, * from (
+    select {{ sql_string_literal('only in ' ~ model.identifier) }} as difference, * from (
         select * from modelled
         except all
         select * from as_of
@@ -32,7 +32,7 @@ only_in_model as (
 
 only_in_as_of as (
 
-    select 'only in {{ table_name }}_as_of' as difference, * from (
+    select {{ sql_string_literal('only in ' ~ table_name ~ '_as_of') }} as difference, * from (
         select * from as_of
         except all
         select * from modelled

@@ -22,7 +22,7 @@ changes as (
     select
         baseline.source_table,
         baseline.pk_string as raw_key,
-        '{{ snapshot_order_key }}' as order_key,
+        {{ sql_string_literal(snapshot_order_key) }} as order_key,
         cast(null as timestamp) as change_seq_at,
         'I' as change_oper,
         false as is_truncate,
