@@ -317,10 +317,7 @@ def _header_for(output: str, template_path: str) -> str | None:
     if suffix == ".sql":
         return f"{{# {HEADER_TEXT} {template_path} #}}"
     if suffix in (".yml", ".yaml"):
-        return (
-            f"# {HEADER_TEXT} {template_path} (in scaffold/): edit the template or var "
-            "cdc_tables, then rerun it"
-        )
+        return f"# {HEADER_TEXT} {template_path} in scaffold/ (README: Adding a table)"
     return None
 
 
