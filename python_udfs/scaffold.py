@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -109,7 +110,7 @@ class Template:
 
     @property
     def per_table(self) -> bool:
-        """True when the output path names a table (rendered once per table)."""
+        """True when the output path names a table or one of its settings (once per table)."""
         return any(name != "source_system" for name in _placeholders(self.output))
 
 
@@ -134,7 +135,6 @@ class Report:
     differing: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
     hand_written: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
 
     @property
     def out_of_date(self) -> bool:
@@ -577,13 +577,18 @@ def is_generated(path: Path) -> bool:
 def generated_files_on_disk(project_dir: Path) -> list[str]:
     """Paths (relative to the project) of every file that carries the scaffold's header."""
     found = []
-    for path in sorted(project_dir.rglob("*")):
-        relative = path.relative_to(project_dir)
-        if relative.parts[0] in SKIPPED_FOLDERS or not path.is_file():
-            continue
-        if path.suffix in (".sql", ".yml", ".yaml") and is_generated(path):
-            found.append(relative.as_posix())
-    return found
+    for folder, subfolders, names in os.walk(project_dir):
+        here = Path(folder)
+        subfolders[:] = sorted(
+            name
+            for name in subfolders
+            if not name.startswith(".") and not (here == project_dir and name in SKIPPED_FOLDERS)
+        )
+        for name in sorted(names):
+            path = here / name
+            if path.suffix in (".sql", ".yml", ".yaml") and is_generated(path):
+                found.append(path.relative_to(project_dir).as_posix())
+    return sorted(found)
 
 
 def compare(project_dir: Path, files: Iterable[GeneratedFile], remove_stale: bool) -> Report:
