@@ -3,6 +3,7 @@
     cdc-dbt build                     # exactly `dbt build`, but the Python UDFs exist
     cdc-dbt docs generate
     cdc-dbt test --select stg_qlik_ct__employees
+    cdc-dbt scaffold [--check]        # our own: the per-table models and YAML (no Spark, no dbt)
 
 Plain `dbt` starts a session without the UDFs; the project's on-run-start guard then stops the
 build at once and points here.
@@ -29,6 +30,10 @@ _OFFLINE_COMMANDS = {"parse", "deps", "clean", "init", "debug", "ls", "list", "-
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     root = project_dir()
+    if args and args[0] == "scaffold":
+        from python_udfs.scaffold import main as scaffold
+
+        return scaffold(args[1:], root)
     prepare_environment(root)
     if args and args[0] not in _OFFLINE_COMMANDS and args[0] != "--help":
         try:

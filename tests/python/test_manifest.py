@@ -1,0 +1,197 @@
+"""The project's shape, from `dbt parse` run in-process (no Spark session, a few seconds):
+every configured table has its models and their primary-key and validity tests, no model
+skips a layer, and the generated per-table files are up to date (`cdc-dbt scaffold --check`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from python_udfs import cli, scaffold
+
+pytestmark = pytest.mark.parse
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+PACKAGE = "cdc_history"
+VARIABLES = scaffold.load_vars(PROJECT_DIR)
+TABLES: dict[str, Mapping[str, Any]] = scaffold.configured_tables(VARIABLES)
+
+# The models a table gets from its source format, besides the four every table gets.
+FORMAT_MODELS: dict[str, Callable[[str, Mapping[str, Any]], list[str]]] = {
+    "qlik_ct": lambda name, _config: [f"stg_qlik_ct__{name}", f"stg_qlik_ct__{name}_baseline"],
+    "idm_jdbc": lambda _name, config: (
+        [f"stg_idm_jdbc__{config['snapshot_table']}"] if config.get("snapshot_table") else []
+    ),
+}
+
+Manifest = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def manifest(tmp_path_factory: pytest.TempPathFactory) -> Manifest:
+    """target/manifest.json of `dbt parse` into a temporary target path."""
+    from dbt.cli.main import dbtRunner
+
+    target = tmp_path_factory.mktemp("parse_target")
+    result = dbtRunner().invoke(
+        [
+            "parse",
+            "--project-dir",
+            str(PROJECT_DIR),
+            "--profiles-dir",
+            str(PROJECT_DIR / "profiles"),
+            "--target-path",
+            str(target),
+            "--log-path",
+            str(target / "logs"),
+            "--no-partial-parse",
+            "--quiet",
+        ]
+    )
+    assert result.success, f"dbt parse failed: {result.exception}"
+    return json.loads((target / "manifest.json").read_text())
+
+
+def _models(manifest: Manifest) -> dict[str, dict[str, Any]]:
+    """The project's enabled models by name."""
+    return {
+        node["name"]: node
+        for node in manifest["nodes"].values()
+        if node["resource_type"] == "model" and node["package_name"] == PACKAGE
+    }
+
+
+def _tests_on(manifest: Manifest, model: str) -> list[dict[str, Any]]:
+    """Generic tests attached to a model: [{name, column, kwargs}]."""
+    unique_id = f"model.{PACKAGE}.{model}"
+    found = []
+    for node in manifest["nodes"].values():
+        if node["resource_type"] != "test" or node.get("attached_node") != unique_id:
+            continue
+        metadata = node.get("test_metadata") or {}
+        found.append(
+            {
+                "name": metadata.get("name"),
+                "column": node.get("column_name"),
+                "kwargs": metadata.get("kwargs") or {},
+            }
+        )
+    return found
+
+
+# ---------- every configured table is complete
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_every_table_has_its_models(manifest: Manifest, table: str) -> None:
+    config = TABLES[table]
+    expected = [
+        f"int_{table}__change_images",
+        f"dim_{table}_history",
+        f"dim_{table}_current",
+        f"dim_{table}_as_of",
+        *FORMAT_MODELS[config["source_system"]](table, config),
+    ]
+    models = _models(manifest)
+    missing = [name for name in expected if name not in models]
+    assert not missing, f"{table}: no enabled model {missing}"
+    for name in expected:
+        assert models[name]["description"].strip(), f"{name} has no description"
+
+
+def test_every_generated_model_is_parsed(manifest: Manifest) -> None:
+    generated = [
+        Path(file.path).stem
+        for file in scaffold.plan(PROJECT_DIR, VARIABLES)
+        if file.path.endswith(".sql")
+    ]
+    models = _models(manifest)
+    assert generated
+    assert [name for name in generated if name not in models] == []
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_history_has_its_key_and_validity_tests(manifest: Manifest, table: str) -> None:
+    tests = _tests_on(manifest, f"dim_{table}_history")
+    keys = [test["kwargs"].get("columns") for test in tests if test["name"] == "unique_combination"]
+    assert ["pk_string", "valid_from_order_key"] in keys
+    contiguous = [test["kwargs"] for test in tests if test["name"] == "validity_is_contiguous"]
+    assert contiguous, f"dim_{table}_history has no validity_is_contiguous test"
+    assert contiguous[0]["partition_by"] == "pk_string"
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_current_state_has_its_primary_key_tests(manifest: Manifest, table: str) -> None:
+    tests = _tests_on(manifest, f"dim_{table}_current")
+    on_key = {test["name"] for test in tests if test["column"] == "pk_string"}
+    assert {"unique", "not_null"} <= on_key
+    assert "matches_point_in_time" in {test["name"] for test in tests}
+
+
+# ---------- layers: stg_ -> int_ -> fct_/dim_
+
+
+def _upstream(manifest: Manifest, node: dict[str, Any]) -> list[str]:
+    """What a model depends on, as `source:<name>`, `seed:<name>` or the model's name."""
+    found = []
+    for unique_id in node["depends_on"]["nodes"]:
+        kind = unique_id.split(".", 1)[0]
+        if kind == "model":
+            found.append(manifest["nodes"][unique_id]["name"])
+        elif kind == "source":
+            found.append("source:" + ".".join(unique_id.split(".")[2:]))
+        else:
+            found.append(f"{kind}:{unique_id.rsplit('.', 1)[-1]}")
+    return found
+
+
+def _layer_violations(manifest: Manifest, prefixes: tuple[str, ...], allowed: Any) -> list[str]:
+    violations = []
+    for name, node in sorted(_models(manifest).items()):
+        if not name.startswith(prefixes):
+            continue
+        wrong = [parent for parent in _upstream(manifest, node) if not allowed(parent)]
+        if wrong:
+            violations.append(f"{name} <- {', '.join(wrong)}")
+    return violations
+
+
+def test_staging_reads_only_sources_and_seeds(manifest: Manifest) -> None:
+    violations = _layer_violations(
+        manifest, ("stg_",), lambda parent: parent.startswith(("source:", "seed:"))
+    )
+    assert violations == []
+
+
+def test_intermediate_reads_only_staging_and_intermediate(manifest: Manifest) -> None:
+    violations = _layer_violations(
+        manifest, ("int_",), lambda parent: parent.startswith(("stg_", "int_"))
+    )
+    assert violations == []
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="ongoing restructure: fct_cdc_changes' depends_on hints still name staging models; "
+    "enable (drop this mark) once the restructure is merged",
+)
+def test_marts_never_read_sources_or_staging(manifest: Manifest) -> None:
+    violations = _layer_violations(
+        manifest,
+        ("fct_", "dim_"),
+        lambda parent: not parent.startswith(("source:", "stg_")),
+    )
+    assert violations == []
+
+
+# ---------- the generated files are up to date
+
+
+def test_scaffold_check_passes_on_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CDC_PROJECT_DIR", str(PROJECT_DIR))
+    assert cli.main(["scaffold", "--check"]) == 0, "run `cdc-dbt scaffold` and commit"
