@@ -175,11 +175,6 @@ def test_intermediate_reads_only_staging_and_intermediate(manifest: Manifest) ->
     assert violations == []
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="ongoing restructure: fct_cdc_changes' depends_on hints still name staging models; "
-    "enable (drop this mark) once the restructure is merged",
-)
 def test_marts_never_read_sources_or_staging(manifest: Manifest) -> None:
     violations = _layer_violations(
         manifest,

@@ -124,7 +124,7 @@ def test_renders_every_file_of_every_table(project: Project) -> None:
         ),
         pytest.param(
             "models/marts/hr/dim_hr_current.sql",
-            "{{ current_state(ref('dim_hr_history')) }}",
+            "{{ current_state('hr') }}",
             id="current state",
         ),
         pytest.param(
