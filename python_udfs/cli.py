@@ -20,6 +20,7 @@ from python_udfs.session import (
     prepare_environment,
     project_dir,
     spark_settings,
+    start_warm_up,
     target_from_args,
 )
 
@@ -41,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SettingsError as error:
             print(f"cdc-dbt: {error}", file=sys.stderr)
             return 2
-        build_spark_session(settings)
+        start_warm_up(build_spark_session(settings))
 
     from dbt.cli.main import dbtRunner
 

@@ -8,8 +8,10 @@ reads them: the `server_side_parameters` of the selected target in `profiles/pro
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
 import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -116,6 +118,36 @@ def build_spark_session(settings: Mapping[str, str]) -> SparkSession:
     spark.sparkContext.addPyFile(str(_udf_archive(local_dir)))
     register_udfs(spark)
     return spark
+
+
+# One tiny job over every registered UDF, in two partitions with a shuffle.
+WARM_UP_QUERY = (
+    "select decode_change_mask(cast(id as binary), 8) as mask,"
+    " decode_hex_change_mask(hex(id), 8, 'little') as hex_mask,"
+    " parse_table_key(concat('k=', id)) as table_key"
+    " from range(0, 64, 1, 2) distribute by id % 2"
+)
+
+
+def warm_up(spark: SparkSession) -> None:
+    """Run WARM_UP_QUERY: it starts the Python workers (importing numpy, pyarrow and
+    python_udfs) and has the JVM load and compile the scan, shuffle and Arrow paths."""
+    spark.sql(WARM_UP_QUERY).write.format("noop").mode("overwrite").save()
+
+
+def start_warm_up(spark: SparkSession) -> threading.Thread:
+    """warm_up in a background thread, while dbt parses and runs its start-up hooks, so the
+    first model does not pay for it. A failure is ignored here: the model that needs a UDF
+    reports any real problem. CDC_WARM_UP=0 skips it."""
+
+    def run() -> None:
+        with contextlib.suppress(Exception):
+            warm_up(spark)
+
+    thread = threading.Thread(target=run, name="cdc-warm-up", daemon=True)
+    if os.environ.get("CDC_WARM_UP", "1") != "0":
+        thread.start()
+    return thread
 
 
 def target_from_args(args: Sequence[str]) -> str | None:

@@ -15,8 +15,8 @@
         keeps the versions and bounds them. Partitioned by valid_to_bucket (the first
         var('history_bucket_length') characters of valid_to_order_key, 'current' for
         current versions): an increment rewrites only 'current' and the new buckets; a
-        rebuild replaces every partition in one insert (history_reset). Disabled when the
-        table is not in var cdc_tables. -#}
+        rebuild replaces every partition in one insert (history_reset); a run with no new
+        image inserts nothing. Disabled when the table is not in var cdc_tables. -#}
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
@@ -33,6 +33,10 @@
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set bucket_length = var('history_bucket_length', 8) | int %}
 -- history_plan: {{ 'increment' if plan.since else 'rebuild' }}
+{%- if plan.since and plan.new_images == 0 %}
+{#- nothing new: an empty insert overwrites no partition #}
+select * from {{ this }} where false
+{%- else %}
 with
 
 images as (
@@ -63,5 +67,6 @@ union all
 select * from kept
 {%- endif %}
 distribute by valid_to_bucket
+{%- endif %}
     {%- endif -%}
 {%- endmacro %}

@@ -1,7 +1,8 @@
 {% macro history_plan(table_name) %}
     {#- How this run of dim_<table>_history builds (see history_from_changes):
-        {'since': <timestamp text>} to recompute only the keys of the images logged after it,
-        or {'since': none} to rebuild the whole history. It is an increment only when the table
+        {'since': <timestamp text>, 'new_images': N} to recompute only the keys of the N images
+        logged after it (none at all when N is 0), or {'since': none} to rebuild the whole
+        history. It is an increment only when the table
         exists (and this is not --full-refresh), has a watermark (its newest change_loaded_at),
         and no new image is a TRUNCATE or lies at or before its key's current version. The
         model's SQL records the decision in a comment that history_reset reads, so the plan
@@ -13,19 +14,19 @@
             'select cast(max(change_loaded_at) as string) from ' ~ this
         ).columns[0].values()[0] -%}
         {%- if newest is not none -%}
-            {%- set late = run_query(
-                "select count(*) from " ~ ref('int_' ~ table_name ~ '__change_images')
+            {%- set counts = run_query(
+                "select count(*) as new_images, count_if(images.pk_string is null"
+                ~ " or images.order_key <= current_versions.valid_from_order_key) as late_images"
+                ~ " from " ~ ref('int_' ~ table_name ~ '__change_images')
                 ~ " as images"
                 ~ " left join " ~ this ~ " as current_versions"
                 ~ " on current_versions.pk_string = images.pk_string"
                 ~ " and current_versions.valid_to_bucket = 'current'"
                 ~ " where not images.is_before_image"
                 ~ " and images.loaded_at > timestamp " ~ sql_string_literal(newest)
-                ~ " and (images.pk_string is null"
-                ~ " or images.order_key <= current_versions.valid_from_order_key)"
-            ).columns[0].values()[0] -%}
-            {%- if late == 0 -%}
-                {%- do plan.update({'since': newest}) -%}
+            ).rows[0] -%}
+            {%- if counts[1] == 0 -%}
+                {%- do plan.update({'since': newest, 'new_images': counts[0]}) -%}
             {%- endif -%}
         {%- endif -%}
     {%- endif -%}

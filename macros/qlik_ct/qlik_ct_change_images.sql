@@ -11,13 +11,18 @@
         into its images with one generator. Incremental (append): a run images the rows
         staged after the newest imaged one (cdc_change_images_since), pairs them with every
         staged B row, and adds the K and B images of earlier U rows whose B row arrived only
-        now (a late before-image), so the images equal a full rebuild's. Full-load rows not
-        imaged yet are appended too (a full load landed after the first build). -#}
+        now (a late before-image), so the images equal a full rebuild's; a run with nothing
+        newly staged pairs nothing. Full-load rows not imaged yet are appended too (a full
+        load landed after the first build). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
     {%- set snapshot_order_key = '0' * 35 -%}
-    {%- set since = cdc_change_images_since() %}
+    {%- set since = cdc_change_images_since() -%}
+    {%- set nothing_new = since and run_query(
+        'select count(*) from ' ~ ref('stg_qlik_ct__' ~ table_name)
+        ~ ' where loaded_at > timestamp ' ~ sql_string_literal(since)
+    ).columns[0].values()[0] == 0 %}
 with
 
 keyed as (
@@ -34,7 +39,9 @@ new_rows as (
 
     select keyed.*
     from keyed
-    {%- if since %}
+    {%- if nothing_new %}
+    where false
+    {%- elif since %}
     where keyed.loaded_at > timestamp {{ sql_string_literal(since) }}
     {%- endif %}
 

@@ -173,3 +173,13 @@ def test_parse_table_key_equals_the_reference(spark: Any) -> None:
         f"id int, parsed {TABLE_KEY_RESULT}",
     )
     assert_df_equality(actual, expected, ignore_nullable=True)
+
+
+def test_warm_up_calls_every_registered_udf(spark: Any) -> None:
+    """The background warm-up of cdc-dbt runs (a failure there is swallowed, so it is checked
+    here) and touches every registered UDF."""
+    from python_udfs.session import WARM_UP_QUERY, warm_up
+
+    warm_up(spark)
+    for name in REGISTERED_UDFS:
+        assert f"{name}(" in WARM_UP_QUERY, name
