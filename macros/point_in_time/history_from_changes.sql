@@ -30,6 +30,14 @@
         post_hook=['set spark.sql.sources.partitionOverwriteMode = DYNAMIC']
     ) }}
     {%- set plan = history_plan(table_name) -%}
+    {#- histories run one after the other (each after the previous configured table's): a
+        rebuild switches the session's partition overwrite mode, which a concurrent
+        insert overwrite would see. Other models run beside them (profile threads). -#}
+    {%- set tables = var('cdc_tables').keys() | sort -%}
+    {%- set position = tables.index(table_name) -%}
+    {%- if position > 0 and model.resource_type == 'model' %}
+-- depends_on: {{ ref('dim_' ~ tables[position - 1] ~ '_history') }}
+    {%- endif -%}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set bucket_length = var('history_bucket_length', 8) | int %}
 -- history_plan: {{ 'increment' if plan.since else 'rebuild' }}
@@ -50,7 +58,7 @@ images as (
 {% if plan.since -%}
 {{ history_increment_events(table_name, columns, plan.since, bucket_length) }}
 {%- else -%}
-{{ history_rebuild_events(columns) }}
+{{ history_rebuild_events(columns, plan.has_truncates) }}
 {%- endif %}
 
 states as (

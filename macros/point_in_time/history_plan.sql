@@ -1,13 +1,14 @@
 {% macro history_plan(table_name) %}
     {#- How this run of dim_<table>_history builds (see history_from_changes):
         {'since': <timestamp text>, 'new_images': N} to recompute only the keys of the N images
-        logged after it (none at all when N is 0), or {'since': none} to rebuild the whole
-        history. It is an increment only when the table
+        logged after it (none at all when N is 0), or {'since': none, 'has_truncates': bool}
+        to rebuild the whole history (the TRUNCATE fan-out only when the table has a
+        TRUNCATE). It is an increment only when the table
         exists (and this is not --full-refresh), has a watermark (its newest change_loaded_at),
         and no new image is a TRUNCATE or lies at or before its key's current version. The
         model's SQL records the decision in a comment that history_reset reads, so the plan
         is computed once per run. -#}
-    {%- set plan = {'since': none} -%}
+    {%- set plan = {'since': none, 'has_truncates': true} -%}
     {#- unit tests build from fixtures: always the whole history -#}
     {%- if execute and model.resource_type == 'model' and is_incremental() -%}
         {%- set newest = run_query(
@@ -29,6 +30,12 @@
                 {%- do plan.update({'since': newest, 'new_images': counts[0]}) -%}
             {%- endif -%}
         {%- endif -%}
+    {%- endif -%}
+    {%- if execute and model.resource_type == 'model' and plan.since is none -%}
+        {%- set truncates = run_query(
+            "select count(*) from " ~ ref('int_' ~ table_name ~ '__change_images')
+            ~ " where image_oper = 'T'").columns[0].values()[0] -%}
+        {%- do plan.update({'has_truncates': truncates > 0}) -%}
     {%- endif -%}
     {{ return(plan) }}
 {% endmacro %}

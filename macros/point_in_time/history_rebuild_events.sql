@@ -1,12 +1,22 @@
-{% macro history_rebuild_events(columns) %}
+{% macro history_rebuild_events(columns, has_truncates=true) %}
     {#- CTEs of history_from_changes for a rebuild, ending in `events`: every keyed image of
         the `images` CTE, plus, for every TRUNCATE, a T image for each key seen before it
-        (so the TRUNCATE ends every key's generation and opens a deleted version). -#}
+        (so the TRUNCATE ends every key's generation and opens a deleted version). Without
+        has_truncates (history_plan found none) the fan-out, an aggregate over every key,
+        is left out. -#}
 keyed as (
 
     select * from images where images.pk_string is not null
 
 ),
+{%- if not has_truncates %}
+
+events as (
+
+    select * from keyed
+
+),
+{%- else %}
 
 truncates as (
 
@@ -51,4 +61,5 @@ events as (
     select * from truncated_keys
 
 ),
+{%- endif %}
 {%- endmacro %}
