@@ -31,10 +31,12 @@
             {%- endif -%}
         {%- endif -%}
     {%- endif -%}
-    {%- if execute and model.resource_type == 'model' and plan.since is none -%}
+    {%- set images = ref('int_' ~ table_name ~ '__change_images') -%}
+    {%- if execute and model.resource_type == 'model' and plan.since is none
+          and adapter.get_relation(images.database, images.schema, images.identifier) -%}
         {%- set truncates = run_query(
-            "select count(*) from " ~ ref('int_' ~ table_name ~ '__change_images')
-            ~ " where image_oper = 'T'").columns[0].values()[0] -%}
+            "select count(*) from " ~ images ~ " where image_oper = 'T'"
+        ).columns[0].values()[0] -%}
         {%- do plan.update({'has_truncates': truncates > 0}) -%}
     {%- endif -%}
     {{ return(plan) }}

@@ -1,4 +1,9 @@
-{{ config(materialized='table', enabled=cdc_source_system_enabled('idm_jdbc')) }}
+{{
+    config(
+        materialized='table',
+        enabled=cdc_source_system_enabled('idm_jdbc')
+    )
+}}
 {#- One row per event log row: typed, its table_key parsed (Python UDF),
     ordered, judged (spec C.8). A table rebuilt each run, not incremental: the
     publisher rewrites status in place (N -> S/W/E/F), so yesterday's rows
@@ -91,7 +96,8 @@ judged as (
         keyed.event_type in (5, 6, 7, 8) as is_query_back,
         keyed.status = 'N' as is_pending,
         coalesce(
-            keyed.perpetrator = {{ sql_string_literal(var('idm_jdbc_driver_account')) }}, false
+            keyed.perpetrator
+            = {{ sql_string_literal(var('idm_jdbc_driver_account')) }}, false
         ) as is_loopback,
 
         ---------- judgement (spec C.8)
