@@ -10,14 +10,16 @@ it is a scalar Arrow UDF), then list it in `SQL_UDFS` with its SQL name and retu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pyarrow as pa
 from pyspark.sql import SparkSession
-from pyspark.sql.functions import arrow_udf
+from pyspark.sql.functions import arrow_udf, udtf
 
 from python_udfs.change_mask_batch import decode_change_mask_batch, decode_hex_change_mask_batch
+from python_udfs.landed_files import inspect_folder
 from python_udfs.table_key_batch import parse_table_key_batch
 
 MASK_RESULT = "struct<positions: array<int>, error: string>"
@@ -60,11 +62,45 @@ SQL_UDFS: tuple[SqlUdf, ...] = (
     SqlUdf("parse_table_key", TABLE_KEY_RESULT, parse_table_key),
 )
 
+LANDED_FILES_RESULT = (
+    "file_name string, file_path string, modified_at timestamp, size_bytes bigint, "
+    "column_list string, is_reference boolean, problem string"
+)
+
+
+class LandedFiles:
+    """cdc_landed_files(folder STRING, file_format STRING, options_json STRING): a table
+    function, one row per file of a landed folder with its columns (JSON [[name, type], ...])
+    and the problem that keeps it out (python_udfs.landed_files). Runs where Spark runs Python
+    (the executors), so the folder must be readable there."""
+
+    def eval(self, folder: str, file_format: str, options_json: str | None) -> Iterator[tuple]:
+        options = json.loads(options_json) if options_json else {}
+        for landed in inspect_folder(folder, file_format, options):
+            yield (
+                landed.file_name,
+                landed.file_path,
+                landed.modified_at,
+                landed.size_bytes,
+                json.dumps([list(column) for column in landed.columns]),
+                landed.is_reference,
+                landed.problem,
+            )
+
+
+SQL_TABLE_FUNCTIONS: tuple[tuple[str, type, str], ...] = (
+    ("cdc_landed_files", LandedFiles, LANDED_FILES_RESULT),
+)
+
 # The dbt project's on-run-start guard checks that these functions exist.
-REGISTERED_UDFS: tuple[str, ...] = tuple(udf.name for udf in SQL_UDFS)
+REGISTERED_UDFS: tuple[str, ...] = tuple(udf.name for udf in SQL_UDFS) + tuple(
+    name for name, _, _ in SQL_TABLE_FUNCTIONS
+)
 
 
 def register_udfs(spark: SparkSession) -> None:
     """Register every function of `SQL_UDFS` on this session under its SQL name."""
     for udf in SQL_UDFS:
         spark.udf.register(udf.name, arrow_udf(udf.function, udf.return_type))
+    for name, handler, return_type in SQL_TABLE_FUNCTIONS:
+        spark.udtf.register(name, udtf(handler, returnType=return_type))

@@ -12,7 +12,8 @@ employees (baseline 1 Ann, 2 Bob, 3 Cid):
   107 I 3 Cid 1300 'rehired, again' | 109 U key 10->11 | 111 U 11 manager_id->NULL (1970 ts)
   112 D 2 (mask 8000, trailing zero byte) | 121 I 21 Jo (delivered twice, identical)
   quarantined: 113 mask ZZ, 114 bit 22 (000040), 2024030112301 short change_seq, 116 oper X,
-  117 I/UPDATE, 119 B without U, 120 I twice with different images, 122 null key
+  117 I/UPDATE, 119 B without U, 120 I twice with different images, 122 null key,
+  123 I whose mask lacks columns; the baseline's two rows of key 4
 order_lines (baseline (500,1) SKU-A, (500,2) SKU-B):
   131/132 I (501,1), (501,2) | 134, 136 U | 138 key update (501,1)->(501,3) | 139 D (501,2)
   140 I (501,2) | 141 TRUNCATE | 142 I (502,1) SKU-E 4 | 143 I (502,2) SKU-F 1
@@ -27,7 +28,7 @@ from __future__ import annotations
 import csv
 import shutil
 from collections import Counter
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,14 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 SEEDS = PROJECT_DIR / "seeds" / "qlik_ct"
 SCHEMA = "landed_csv"
 RAW_SCHEMA = "landed_csv_raw"
-LANDED = ("employees__ct", "employees", "order_lines__ct", "order_lines")
+LANDED = (
+    "employees__ct",
+    "employees",
+    "order_lines__ct",
+    "order_lines",
+    "documents__ct",
+    "documents",
+)
 
 BUILD = ["build", "--exclude", "test_type:unit"]
 PROJECT_VARS = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
@@ -109,6 +117,39 @@ FINAL_ORDER_LINES = {
     (2, 502, "SKU-F", 1, Decimal("7.00"), None),
 }
 
+DOCUMENT_TYPES = {
+    "doc_code": "string",
+    "title": "string",
+    "body": "string",
+    "attachment": "binary",
+    "revised_at": "timestamp",
+}
+# documents__ct.csv read as Replicate's file target wrote it: "" is a quote, a quoted line
+# break is part of the value, the hex attachment is decoded
+FINAL_DOCUMENTS = {
+    (
+        "A,1;'+\"=\\<>",
+        'Quoted "title"',
+        'first line\nsecond, "quoted" line\n\n  indented last line',
+        bytes.fromhex("CAFEBABE"),
+        datetime(2024, 2, 1, 9, 0),
+    ),
+    (
+        "B-2",
+        "Plain, with a comma",
+        "short",
+        bytes.fromhex("DEADBEEF"),
+        datetime(2024, 3, 1, 14, 10),
+    ),
+    (
+        "D\\'\"4 = x",
+        '<tag attr="v">; a + b</tag>',
+        None,
+        bytes.fromhex("0A0B"),
+        datetime(2024, 3, 1, 14, 25),
+    ),
+}
+
 CONFLICTING = "conflicting duplicate: another row has this change_seq and change_oper"
 ORPHAN = "orphan before-image: no valid U row has this change_seq"
 EXPECTED_QUARANTINE = Counter(
@@ -121,8 +162,12 @@ EXPECTED_QUARANTINE = Counter(
         ("employees__ct", "20240301123000000000000000000000119+B"): 1,
         ("employees__ct", "20240301123000000000000000000000120+I"): 2,
         ("employees__ct", "20240301123000000000000000000000122+I"): 1,
+        ("employees__ct", "20240301123000000000000000000000123+I"): 1,
+        ("employees", None): 2,
         ("order_lines__ct", "20240301134000000000000000000000145+U"): 1,
         ("order_lines__ct", "20240301134000000000000000000000145+B"): 1,
+        ("documents__ct", "20240301141500000000000000000000204+U"): 1,
+        ("documents__ct", "20240301141500000000000000000000204+B"): 1,
     }
 )
 EXPECTED_REASONS = {
@@ -136,8 +181,17 @@ EXPECTED_REASONS = {
     "20240301123000000000000000000000119+B": {ORPHAN},
     "20240301123000000000000000000000120+I": {CONFLICTING},
     "20240301123000000000000000000000122+I": {"null key value in employee_id"},
+    "20240301123000000000000000000000123+I": {
+        "insert mask does not mark every column: "
+        "lacks last_name, salary, hired_on, manager_id, notes"
+    },
+    None: {"duplicate key: 2 rows of the full load have this key"},
     "20240301134000000000000000000000145+U": {"bad change_mask: odd-length hex mask"},
     "20240301134000000000000000000000145+B": {ORPHAN},
+    "20240301141500000000000000000000204+U": {
+        "value of attachment is not valid hex text of a binary value"
+    },
+    "20240301141500000000000000000000204+B": {ORPHAN},
 }
 
 # the appended change: employee 21's salary 650.00 -> 700.00 (bit 10 = salary, see below)
@@ -190,6 +244,12 @@ def first_build(landing_root: Path, run_dbt: Any) -> Path:
             id="employees: 1 Ann 1100, 3 Cid rehired, 11 Dan no manager, 21 Jo",
         ),
         pytest.param(
+            f"{SCHEMA}.dim_documents_current",
+            DOCUMENT_TYPES,
+            FINAL_DOCUMENTS,
+            id="documents: quoted keys and values, values over lines, hex attachments",
+        ),
+        pytest.param(
             f"{SCHEMA}.dim_order_lines_current",
             ORDER_LINE_TYPES,
             FINAL_ORDER_LINES,
@@ -207,7 +267,10 @@ def test_current_state_is_typed_and_right(
     frame = spark.sql(f"select {', '.join(expected_types)} from {relation}")
     types = {field.name: field.dataType.simpleString() for field in frame.schema.fields}
     assert types == expected_types
-    actual = [tuple(row) for row in frame.collect()]
+    actual = [
+        tuple(bytes(value) if isinstance(value, bytearray) else value for value in row)
+        for row in frame.collect()
+    ]
     assert len(actual) == len(set(actual)), f"duplicate rows in {relation}: {actual}"
     assert set(actual) == expected
 

@@ -1,0 +1,26 @@
+{% macro cdc_landing_files_filter(source_system, landed, relation_alias) %}
+    {#- In files mode, a condition on a landed table's rows: only the files that
+        stg_<system>__landed_files found readable and like the reference file are read
+        (a literal list of file names, so Spark prunes the other files before opening them:
+        a truncated or mistyped file can never fail the query). Elsewhere: true. Calls ref()
+        outside `execute` so dbt builds the file list first. -#}
+    {%- set files_model = ref('stg_' ~ source_system ~ '__landed_files') -%}
+    {%- if var(source_system ~ '_landing') != 'files' -%}
+        {{ return('true') }}
+    {%- endif -%}
+    {%- if not execute -%}
+        {{ return('true') }}
+    {%- endif -%}
+    {%- set readable = run_query(
+        'select file_name from ' ~ files_model ~ ' where landed_table = '
+        ~ sql_string_literal(landed) ~ ' and is_read order by file_name') -%}
+    {%- set names = readable.columns[0].values() -%}
+    {%- if names | length == 0 -%}
+        {{ return('false') }}
+    {%- endif -%}
+    {%- set literals = [] -%}
+    {%- for name in names -%}
+        {%- do literals.append(sql_string_literal(name)) -%}
+    {%- endfor -%}
+    {{ return(relation_alias ~ '._metadata.file_name in (' ~ literals | join(', ') ~ ')') }}
+{% endmacro %}

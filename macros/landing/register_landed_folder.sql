@@ -1,0 +1,65 @@
+{% macro register_landed_folder(source_system, schema, name) %}
+    {#- Registers the landed folder <var <system>_landing_root>/<name>/ as the external table
+        <schema>.<name>, without copying. Its columns are those of the folder's reference
+        file (the oldest readable one, found by the table function cdc_landed_files): Spark's
+        own reading of that Parquet file, or the CSV header as strings plus the corrupt-record
+        column. Files that differ are never read (cdc_landing_files_filter) and are
+        quarantined by the format's stg_<system>__landed_files. A folder with no readable
+        file stops the run naming it. Rerunnable: an existing registration is replaced so
+        appended files are seen; a managed table of the same name is never replaced. -#}
+    {%- set file_format = var(source_system ~ '_landing_format') | lower -%}
+    {%- set location = cdc_landing_location(source_system, name) -%}
+    {%- set options = cdc_landing_reader_options(source_system) -%}
+    {%- set relation = schema ~ '.' ~ cdc_identifier(name, 'landed table ' ~ name) -%}
+    {%- set files = run_query(
+        'select file_name, column_list, problem from cdc_landed_files('
+        ~ sql_string_literal(location) ~ ', ' ~ sql_string_literal(file_format) ~ ', '
+        ~ sql_string_literal(tojson(options)) ~ ') where is_reference') -%}
+    {%- if files | length == 0 -%}
+        {%- set listed = run_query(
+            "select concat(file_name, ': ', coalesce(problem, 'readable')) from cdc_landed_files("
+            ~ sql_string_literal(location) ~ ', ' ~ sql_string_literal(file_format) ~ ', '
+            ~ sql_string_literal(tojson(options)) ~ ')') -%}
+        {{ exceptions.raise_compiler_error(
+            "register_landed_folder: no readable " ~ file_format ~ " file in " ~ location
+            ~ " (the landed folder of " ~ name ~ "): "
+            ~ (listed.columns[0].values() | join('; ') if listed | length else 'no files')) }}
+    {%- endif -%}
+    {%- set reference = location.rstrip('/') ~ '/' ~ files[0][0] -%}
+    {%- set columns = [] -%}
+    {%- if file_format == 'parquet' -%}
+        {%- set described = run_query(
+            'describe query select * from parquet.' ~ cdc_quoted_path(reference)) -%}
+        {%- for row in described -%}
+            {%- do columns.append(cdc_quoted_name(row[0]) ~ ' ' ~ row[1]) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {%- for column in fromjson(files[0][1]) -%}
+            {%- do columns.append(cdc_quoted_name(column[0]) ~ ' string') -%}
+        {%- endfor -%}
+        {%- do columns.append(cdc_quoted_name(options['columnNameOfCorruptRecord']) ~ ' string') -%}
+    {%- endif -%}
+    {%- set existing = adapter.get_relation(database=none, schema=schema, identifier=name) -%}
+    {%- if existing is not none -%}
+        {%- set details = run_query('describe table extended ' ~ relation) -%}
+        {%- set kind = [] -%}
+        {%- for row in details -%}
+            {%- if row[0] == 'Type' -%}{%- do kind.append(row[1] | trim) -%}{%- endif -%}
+        {%- endfor -%}
+        {%- if kind and kind[0] != 'EXTERNAL' -%}
+            {{ exceptions.raise_compiler_error(
+                "register_landed_folder: " ~ relation ~ " exists as a " ~ kind[0]
+                ~ " table; files mode will not replace it. Use another " ~ source_system
+                ~ "_schema.") }}
+        {%- endif -%}
+        {%- do run_query('drop table ' ~ relation) -%}
+    {%- endif -%}
+    {%- set option_list = [] -%}
+    {%- for key, value in options.items() -%}
+        {%- do option_list.append(key ~ ' ' ~ sql_string_literal(value)) -%}
+    {%- endfor -%}
+    {%- do run_query(
+        'create table ' ~ relation ~ ' (' ~ columns | join(', ') ~ ') using ' ~ file_format
+        ~ (' options (' ~ option_list | join(', ') ~ ')' if option_list else '')
+        ~ ' location ' ~ sql_string_literal(location)) -%}
+{% endmacro %}

@@ -1,0 +1,6 @@
+{{ config(
+    enabled=cdc_source_system_enabled('idm_jdbc'),
+    materialized='table'
+) }}
+{#- One row per landed IDM file (files mode), with what keeps it out. -#}
+{{ stage_landed_files('idm_jdbc', idm_jdbc_landed_tables()) }}

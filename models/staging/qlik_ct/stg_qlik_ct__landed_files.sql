@@ -1,0 +1,6 @@
+{{ config(
+    enabled=cdc_source_system_enabled('qlik_ct'),
+    materialized='table'
+) }}
+{#- One row per landed Qlik file (files mode), with what keeps it out. -#}
+{{ stage_landed_files('qlik_ct', qlik_ct_landed_tables()) }}

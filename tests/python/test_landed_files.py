@@ -1,0 +1,155 @@
+"""python_udfs.landed_files without Spark: every landed file is listed with its columns, and a
+file that Spark would misread or fail on is given a problem instead (README "Landing files").
+
+The files are written here byte by byte (CSV) or with pyarrow (Parquet), so the expected
+judgements follow from what each file holds, not from the code under test."""
+
+from __future__ import annotations
+
+import os
+from decimal import Decimal
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from python_udfs.landed_files import column_differences, csv_dialect, inspect_folder
+
+HEADER = b"header__change_seq,header__change_oper,employee_id,notes\n"
+
+
+def write(path: Path, data: bytes, mtime: int) -> None:
+    path.write_bytes(data)
+    os.utime(path, (mtime, mtime))
+
+
+def by_name(folder: Path, file_format: str, **options: str) -> dict[str, object]:
+    return {f.file_name: f for f in inspect_folder(str(folder), file_format, options)}
+
+
+def test_csv_files_are_judged_against_the_oldest_readable_file(tmp_path: Path) -> None:
+    write(tmp_path / "part-0.csv", b"", 100)  # zero-byte: never the reference
+    write(tmp_path / "part-1.csv", HEADER + b'1,I,7,"a ""quoted"" ,\nnote"\n', 200)
+    write(tmp_path / "part-2.csv", b"\xef\xbb\xbf" + HEADER + b"2,I,8,\n", 300)  # BOM
+    write(tmp_path / "part-3.csv", HEADER, 400)  # header only: no records, still readable
+    write(tmp_path / "part-4.csv", b"header__change_seq,employee_id\n3,9\n", 500)
+    write(
+        tmp_path / "part-5.csv", b"header__change_seq,header__change_oper,notes,employee_id\n", 600
+    )
+    write(tmp_path / "part-6.csv", b"\xff\xfe\x00bad", 700)  # not UTF-8
+    write(tmp_path / "_SUCCESS", b"", 800)  # Spark's hidden files are not the table's
+    write(tmp_path / ".part-1.csv.crc", b"xx", 800)
+    (tmp_path / "sub").mkdir()
+    files = by_name(tmp_path, "csv", escape='"')
+
+    assert set(files) == {f"part-{n}.csv" for n in range(7)}
+    assert files["part-0.csv"].problem == "zero-byte file: nothing to read"
+    assert files["part-1.csv"].is_reference and files["part-1.csv"].problem is None
+    assert files["part-1.csv"].columns == (
+        ("header__change_seq", "string"),
+        ("header__change_oper", "string"),
+        ("employee_id", "string"),
+        ("notes", "string"),
+    )
+    assert files["part-2.csv"].problem is None  # the BOM is not part of the first name
+    assert files["part-3.csv"].problem is None
+    assert files["part-4.csv"].problem == (
+        "csv file does not match the table's columns (those of part-1.csv): "
+        "lacks column header__change_oper, notes"
+    )
+    assert "columns in another order" in files["part-5.csv"].problem
+    assert files["part-6.csv"].problem.startswith("unreadable csv file: ")
+    assert sum(f.is_reference for f in files.values()) == 1
+
+
+def parquet(path: Path, table: pa.Table, mtime: int) -> None:
+    pq.write_table(table, path)
+    os.utime(path, (mtime, mtime))
+
+
+def test_parquet_files_compare_names_and_types(tmp_path: Path) -> None:
+    good = pa.table(
+        {
+            "employee_id": pa.array([1], pa.int32()),
+            "salary": pa.array([Decimal("1.50")], pa.decimal128(10, 2)),
+        }
+    )
+    parquet(tmp_path / "a.parquet", good, 100)
+    parquet(tmp_path / "b.parquet", good, 200)
+    parquet(tmp_path / "c.parquet", good.drop_columns(["salary"]), 300)
+    parquet(tmp_path / "d.parquet", good.append_column("extra", pa.array(["x"])), 400)
+    parquet(
+        tmp_path / "e.parquet",
+        pa.table({"employee_id": pa.array(["1"]), "salary": good["salary"]}),
+        500,
+    )
+    write(tmp_path / "f.parquet", (tmp_path / "a.parquet").read_bytes()[:60], 600)  # truncated
+    write(tmp_path / "g.parquet", b"", 700)
+    files = by_name(tmp_path, "parquet")
+
+    assert files["a.parquet"].is_reference
+    assert files["a.parquet"].columns == (
+        ("employee_id", "int32"),
+        ("salary", "decimal128(10, 2)"),
+    )
+    assert files["b.parquet"].problem is None
+    assert files["c.parquet"].problem.endswith("lacks column salary")
+    assert files["d.parquet"].problem.endswith("has extra column extra")
+    assert files["e.parquet"].problem.endswith("column employee_id is string, the table's is int32")
+    assert files["f.parquet"].problem.startswith("unreadable parquet file: ")
+    assert files["g.parquet"].problem == "zero-byte file: nothing to read"
+
+
+def test_a_folder_that_does_not_exist_lists_nothing(tmp_path: Path) -> None:
+    assert inspect_folder(str(tmp_path / "missing"), "csv") == []
+
+
+def test_an_unknown_format_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="file format must be one of"):
+        inspect_folder(str(tmp_path), "orc")
+
+
+def test_a_path_with_quotes_and_spaces_is_listed(tmp_path: Path) -> None:
+    folder = tmp_path / 'it\'s a "root"'
+    folder.mkdir()
+    write(folder / "part 0.csv", b"a,b\n1,2\n", 100)
+    [landed] = inspect_folder("file:" + str(folder), "csv")
+    assert landed.file_name == "part 0.csv" and landed.problem is None
+
+
+names = st.lists(
+    st.text(alphabet="abcXYZ_1", min_size=1, max_size=4),
+    min_size=1,
+    max_size=5,
+    unique_by=str.lower,
+)
+
+
+@given(names, names)
+def test_column_differences_are_empty_exactly_when_the_columns_agree(
+    mine: list[str], theirs: list[str]
+) -> None:
+    columns = [(name, "string") for name in mine]
+    reference = [(name, "string") for name in theirs]
+    differences = column_differences(columns, reference, compare_types=True)
+    assert (differences == []) == ([n.lower() for n in mine] == [n.lower() for n in theirs])
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, {"delimiter": ",", "quotechar": '"', "doublequote": False, "escapechar": "\\"}),
+        ({"escape": '"'}, {"delimiter": ",", "quotechar": '"', "doublequote": True}),
+        (
+            {"sep": ";", "quote": "'", "escape": "'"},
+            {"delimiter": ";", "quotechar": "'", "doublequote": True},
+        ),
+    ],
+)
+def test_csv_dialect_follows_spark_options(
+    options: dict[str, str], expected: dict[str, object]
+) -> None:
+    assert csv_dialect(options) == expected
