@@ -31,7 +31,6 @@ CLI (also used for benchmarks; streams, so memory stays flat at millions of chan
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import re
 import sys
@@ -40,6 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import TextIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -215,6 +215,7 @@ def arrow_type(column: ColumnSpec) -> pa.DataType:
         "string": pa.string(),
         "date": pa.date32(),
         "timestamp": pa.timestamp("us", tz="UTC"),
+        "binary": pa.binary(),
     }[column.type]
 
 
@@ -241,8 +242,22 @@ def to_arrow(schema: pa.Schema, rows: Sequence[Sequence[object]]) -> pa.Table:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def csv_field(value: object) -> str:
+    """One CSV field as Replicate's file target writes it (RFC 4180): NULL is an empty field;
+    a value that is empty or holds a comma, a quote or a line break is quoted, its quotes
+    doubled; so an empty string ("") and NULL stay apart. An empty mask (a before-image's)
+    is an empty field."""
+    if value is None or value == b"":
+        return ""
+    text = _csv_text(value)
+    if text == "" or any(character in text for character in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def _csv_text(value: object) -> str:
-    """CSV text of a value: NULL empty, masks uppercase hex, times UTC with microseconds."""
+    """CSV text of a value: NULL empty, bytes (masks, binary columns) uppercase hex, times
+    UTC with microseconds."""
     if value is None:
         return ""
     if isinstance(value, bytes):
@@ -276,8 +291,7 @@ class PartWriter:
         self.paths: list[Path] = []
         self.rows_in_file = 0
         self._parquet: pq.ParquetWriter | None = None
-        self._csv_file = None
-        self._csv: csv._writer | None = None  # type: ignore[name-defined]
+        self._csv_file: TextIO | None = None
         folder.mkdir(parents=True, exist_ok=True)
         numbers = [
             int(match.group(1))
@@ -294,22 +308,23 @@ class PartWriter:
             self._parquet = pq.ParquetWriter(path, self.schema)
         else:
             self._csv_file = path.open("w", newline="", encoding="utf-8")
-            self._csv = csv.writer(self._csv_file, lineterminator="\n")
-            self._csv.writerow(self.schema.names)
+            self._csv_file.write(",".join(csv_field(name) for name in self.schema.names) + "\n")
         self.paths.append(path)
         self.rows_in_file = 0
         return path
 
     def write(self, rows: Sequence[Sequence[object]]) -> None:
         """Append rows to the open file (opening one if needed), in row groups."""
-        if self._parquet is None and self._csv is None:
+        if self._parquet is None and self._csv_file is None:
             self.open_file()
         for start in range(0, max(len(rows), 1), self.row_group_size):
             chunk = rows[start : start + self.row_group_size]
             if self._parquet is not None:
                 self._parquet.write_table(to_arrow(self.schema, chunk))
-            elif self._csv is not None:
-                self._csv.writerows([_csv_text(value) for value in row] for row in chunk)
+            elif self._csv_file is not None:
+                self._csv_file.writelines(
+                    ",".join(csv_field(value) for value in row) + "\n" for row in chunk
+                )
         self.rows_in_file += len(rows)
 
     def write_file(self, rows: Sequence[Sequence[object]]) -> Path:
@@ -326,7 +341,6 @@ class PartWriter:
         if self._csv_file is not None:
             self._csv_file.close()
             self._csv_file = None
-            self._csv = None
 
 
 def write_landing(
@@ -382,8 +396,10 @@ def write_csv(
     baseline: Mapping[str, Mapping[Key, Row]] | None = None,
     **options: object,
 ) -> dict[str, list[Path]]:
-    """`write_landing` in CSV: a header row, masks as uppercase hex text, NULL as an empty field,
-    timestamps as 'yyyy-MM-dd HH:mm:ss.ffffff' UTC, dates ISO, decimals in plain notation."""
+    """`write_landing` in CSV as Replicate's file target writes it (`csv_field`): a header row,
+    RFC 4180 quoting, NULL an empty field and "" an empty string, bytes (masks, binary
+    columns) as uppercase hex text, timestamps as 'yyyy-MM-dd HH:mm:ss.ffffff' UTC, dates
+    ISO, decimals in plain notation."""
     return write_landing(root, ct_rows, baseline, fmt="csv", **options)  # type: ignore[arg-type]
 
 

@@ -36,13 +36,14 @@ Key = tuple[object, ...]
 State = dict[str, dict[Key, Row]]
 
 _DECIMAL_TYPE = re.compile(r"decimal\((\d+),(\d+)\)")
-_SIMPLE_TYPES = ("int32", "int64", "string", "date", "timestamp")
+_SIMPLE_TYPES = ("int32", "int64", "string", "date", "timestamp", "binary")
 _SPARK_TYPES = {
     "int32": "int",
     "int64": "bigint",
     "string": "string",
     "date": "date",
     "timestamp": "timestamp",
+    "binary": "binary",
 }
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _TIME_POINT = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?")
@@ -54,17 +55,24 @@ _TIME_POINT = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:
 
 @dataclass(frozen=True)
 class ColumnSpec:
-    """One column: `type` is int32, int64, string, decimal(p,s), date or timestamp (UTC)."""
+    """One column: `type` is int32, int64, string, decimal(p,s), date, timestamp (UTC) or
+    binary (1 to 64 bytes)."""
 
     name: str
     type: str
     nullable: bool = False
     width: int = 0
     """For a string column: generated values are exactly this many characters (0: words)."""
+    hostile: bool = False
+    """For a string column: values are what real sources hold and text landings get wrong
+    (HOSTILE_TEXTS: quotes, "", newlines, empty strings, separators, 50 K characters); as a
+    key, ordinals wrapped in , ; ' + " = \\ < >."""
 
     def __post_init__(self) -> None:
         if self.width < 0 or (self.width and self.type != "string"):
             raise ValueError(f"column {self.name}: width is for string columns, >= 0")
+        if self.hostile and (self.type != "string" or self.width):
+            raise ValueError(f"column {self.name}: hostile is for string columns without width")
         if self.type not in _SIMPLE_TYPES and _DECIMAL_TYPE.fullmatch(self.type) is None:
             raise ValueError(f"column {self.name}: unknown type {self.type!r}")
         if self.is_decimal and not 0 <= self.scale <= self.precision <= 38:
@@ -164,6 +172,45 @@ ORDER_LINES = TableSpec(
 )
 
 DEFAULT_TABLES: tuple[TableSpec, ...] = (EMPLOYEES, ORDER_LINES)
+
+# The project's DOCS.DOCUMENTS sample table: text landing at its worst (not in DEFAULT_TABLES:
+# the benchmarks and the Parquet proof keep their two tables).
+DOCUMENTS = TableSpec(
+    name="documents",
+    columns=(
+        ColumnSpec("doc_code", "string", hostile=True),
+        ColumnSpec("title", "string", hostile=True),
+        ColumnSpec("body", "string", nullable=True, hostile=True),
+        ColumnSpec("attachment", "binary", nullable=True),
+        ColumnSpec("revised_at", "timestamp", nullable=True),
+    ),
+    key_columns=("doc_code",),
+)
+
+LONG_TEXT = ("x" * 999 + "\n") * 50
+"""50,000 characters over 50 lines."""
+
+HOSTILE_TEXTS = (
+    'Q"T',
+    '"',
+    '""',
+    "a,b",
+    "line1\nline2",
+    "crlf\r\nline",
+    "",
+    " ",
+    "it's",
+    "back\\slash\\",
+    "; ' + \" = \\ < >",
+    "ÄÖÜ ß",
+    "tab\there",
+    "\\N",
+    "NULL",
+    ",",
+    "\n",
+    '"quoted, with comma"',
+    LONG_TEXT,
+)
 """The tables the dbt project is configured for (dbt_project.yml, var cdc_tables)."""
 
 
@@ -647,8 +694,12 @@ def _key_value(column: ColumnSpec, ordinal: int) -> object:
         return ordinal
     if column.type == "int64":
         return 5_000_000_000 + ordinal
+    if column.type == "string" and column.hostile:
+        return f"K{ordinal:04d}, ;'+\"=\\<>"[: 6 + ordinal % 11]
     if column.type == "string":
         return f"K{ordinal:08d}"
+    if column.type == "binary":
+        return ordinal.to_bytes(4, "big")
     if column.type == "date":
         return _MIN_DATE + timedelta(days=ordinal)
     if column.type == "timestamp":
@@ -682,6 +733,12 @@ def _random_value(rng: random.Random, column: ColumnSpec) -> object:
         if edge:
             return rng.choice((low, high, 0, -1))
         return int(rng.random() * 5000) if rng.random() < 0.9 else rng.randint(-5000, 10**6)
+    if kind == "binary":
+        return rng.randbytes(1 + int(rng.random() * 64))
+    if kind == "string" and column.hostile and rng.random() < 0.6:
+        # the 50 K text is rare: it is big
+        pool = HOSTILE_TEXTS if rng.random() < 0.03 else HOSTILE_TEXTS[:-1]
+        return pool[int(rng.random() * len(pool))]
     if kind == "string" and column.width:
         text = f"{int(rng.random() * 10**9):09d}{_ALPHABET[int(rng.random() * 26) :]}"
         return text[: column.width].ljust(column.width, "x")

@@ -3,9 +3,11 @@
         var cdc_source_systems (cdc_source_system_config): the system is registered, every
         required key is there and no other key than its required_keys and optional_keys.
         Names reach SQL as identifiers, so the table name, key_columns (a non-empty list),
-        the names in columns, column_types and lob_columns, and snapshot_table must each
+        the names in columns, column_types, column_encodings and lob_columns, and
+        snapshot_table must each
         pass cdc_is_identifier; a column type must be a plain Spark type name
-        (int, string, decimal(10,2)); images_complete is true or false. Key columns must be
+        (int, string, decimal(10,2)); a column encoding is hex or base64; images_complete
+        is true or false. Key columns must be
         among the declared columns, if any, and neither list repeats a name (in any case).
         cdc_validate_tables runs this for every entry at parse time. -#}
     {%- set tables = var('cdc_tables', none) -%}
@@ -75,7 +77,7 @@
             ~ key_columns ~ "'") }}
     {%- endif -%}
     {%- set named = {'key_columns': key_columns} -%}
-    {%- for key in ['columns', 'column_types', 'lob_columns'] -%}
+    {%- for key in ['columns', 'column_types', 'column_encodings', 'lob_columns'] -%}
         {%- if key in table -%}
             {%- set names = table[key] -%}
             {%- set wanted = 'list' if key == 'lob_columns' else 'mapping' -%}
@@ -137,6 +139,14 @@
             {{ exceptions.raise_compiler_error(
                 where ~ ": type '" ~ data_type ~ "' of column " ~ name ~ " is not a Spark type "
                 ~ "name such as int, string, binary or decimal(10,2); it reaches SQL as a type") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for name, encoding in table.get('column_encodings', {}).items() -%}
+        {%- if encoding not in ['hex', 'base64'] -%}
+            {{ exceptions.raise_compiler_error(
+                where ~ ": column_encodings of column " ~ name ~ " must be hex or base64 "
+                ~ "(how landed text holds the bytes of a binary column), got '" ~ encoding
+                ~ "'") }}
         {%- endif -%}
     {%- endfor -%}
     {%- if 'images_complete' in table and table['images_complete'] is not boolean -%}

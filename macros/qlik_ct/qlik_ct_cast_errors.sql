@@ -1,15 +1,19 @@
 {% macro qlik_ct_cast_errors(layout, relation_alias) %}
-    {#- One text expression: '; '-joined reasons for landed values that do not cast to their
-        configured type (never silently NULL), '' when all cast. -#}
+    {#- One text expression: '; '-joined reasons for landed values that do not convert to
+        their configured type or do not decode with their encoding (never silently NULL),
+        naming the column; '' when all convert. -#}
     concat_ws(
         '; ',
-        {%- for column in layout.data_columns if column.type != column.source_type %}
+        {%- for column in layout.data_columns
+            if column.encoding or column.type != column.source_type %}
         case
             when
                 {{ relation_alias }}.{{ column.name }} is not null
-                and try_cast({{ relation_alias }}.{{ column.name }} as {{ column.type }}) is null
+                and {{ qlik_ct_typed_value(column, relation_alias) }} is null
                 then {{ sql_string_literal(
-                    'value of ' ~ column.name ~ ' is not a valid ' ~ column.type
+                    'value of ' ~ column.name ~ ' is not '
+                    ~ ('valid ' ~ column.encoding ~ ' text of a binary value' if column.encoding
+                       else 'a valid ' ~ column.type)
                 ) }}
         end,
         {%- endfor %}

@@ -36,8 +36,15 @@ decoded as (
                 substr({{ seq }}, 15, 2)
             ) as timestamp
         ) as change_seq_at,
-        {# same partitioning as the dedupe window: no second shuffle #}
+        {# same partitioning as the dedupe window: no second shuffle. A malformed CSV
+           record's fields mean nothing: it is no delivery of its key #}
+        {% if layout.malformed_column -%}
+        count(
+            case when delivered.{{ layout.malformed_column }} is null then 1 end
+        ) over (
+        {%- else -%}
         count(*) over (
+        {%- endif %}
             partition by {{ seq }}, {{ oper }}
         ) as deliveries_with_this_key
     from delivered
@@ -123,11 +130,17 @@ typed as (
         {{ qlik_ct_typed_columns(layout, 'decoded') }},
 
         ---------- lineage
+        {% if layout.malformed_column -%}
+        decoded.{{ layout.malformed_column }} as malformed_record,
+        {%- else -%}
+        cast(null as string) as malformed_record,
+        {%- endif %}
         decoded.landed.file as landed_file,
         decoded.landed.modified_at as landed_file_modified_at,
 
         ---------- judgement inputs
         decoded.deliveries_with_this_key,
+        decoded.conflicts_with_staged,
         decoded.{{ prefix }}change_seq is not null
         and decoded.{{ prefix }}change_seq rlike '^[0-9]{35}$'
         and decoded.change_seq_at is not null as is_change_seq_valid,

@@ -1,11 +1,17 @@
 {% macro qlik_ct_delivered_rows(table_name, layout) %}
     {#- CTEs of stage_qlik_change_table, ending in `delivered`: the landed change-table rows
-        this run stages, one per distinct row. Incremental: only rows whose
-        (change_seq, change_oper) is not staged yet. Landed files (qlik_ct_landing: files):
+        this run stages, one per distinct row. Incremental: a row that is an exact copy of
+        a staged one (same change_seq, change_oper and row_hash) is not staged again; one
+        with a staged (change_seq, change_oper) but other content is staged with
+        conflicts_with_staged, and judged invalid. Landed files (qlik_ct_landing: files):
         each row records its file (landed_file, landed_file_modified_at), and only files not
         staged yet under that path and modification time are read (a filter on _metadata
         alone prunes whole files before they are read), so the cost follows the new files. A
-        rewritten file is read again; its rows already staged are skipped. -#}
+        rewritten file is read again; its rows already staged are skipped. Only files that
+        stg_qlik_ct__landed_files found readable are read (cdc_landing_files_filter). A CSV
+        record the reader could not split into the table's fields (layout.malformed_column)
+        is matched by its raw text too (qlik_ct_row_hash), so a re-delivered copy is not
+        staged twice. -#}
     {%- set prefix = var('qlik_ct_header_prefix') -%}
     {%- set data_names = layout.data_columns | map(attribute='name') | list -%}
     {%- set landed_files = var('qlik_ct_landing') == 'files' -%}
@@ -28,8 +34,10 @@ source as (
         cast(null as timestamp) as landed_file_modified_at
         {%- endif %}
     from {{ source('qlik_ct', table_name ~ '__ct') }} as landed
+    where
+        {{ cdc_landing_files_filter('qlik_ct', table_name ~ '__ct', 'landed') }}
     {%- if staged_files %}
-    where concat(
+        and concat(
         landed._metadata.file_path, '@',
         cast(landed._metadata.file_modification_time as string)
     ) not in (
@@ -43,20 +51,30 @@ source as (
 
 new_rows as (
 
-    {# rows whose (change_seq, change_oper) is staged already are not staged again; only
-       staged rows at the landed rows' change_seqs are read (a broadcast semi join), so the
-       cost follows the new rows, not the staged table #}
-    select source.*
+    {# a row whose (change_seq, change_oper) is staged already is matched with the staged
+       rows' hashes: an exact copy is not staged again, another row is a late conflicting
+       duplicate, staged to be quarantined. Only staged rows at the landed rows'
+       change_seqs are read (a broadcast semi join), so the cost follows the new rows #}
+    select
+        source.*,
+        {%- if is_incremental() %}
+        staged.staged_hashes
+        {%- else %}
+        cast(null as array<bigint>) as staged_hashes
+        {%- endif %}
     from source
     {%- if is_incremental() %}
-    left anti join (
-        select staged.raw_key
+    left join (
+        select
+            staged.raw_key,
+            collect_set(staged.row_hash) as staged_hashes
         from {{ this }} as staged
         where
             staged.order_key is null
             or staged.order_key in (
                 select landed_keys.{{ prefix }}change_seq from source as landed_keys
             )
+        group by staged.raw_key
     ) as staged
         on staged.raw_key = concat_ws(
             '+',
@@ -70,10 +88,12 @@ new_rows as (
 hashed as (
 
     select
-        new_rows.*,
+        new_rows.* except (staged_hashes),
         {{ qlik_ct_row_hash(layout, 'new_rows') }} as row_hash,
+        new_rows.staged_hashes,
         named_struct(
-            {%- for name in layout.header_columns + data_names %}
+            {%- for name in layout.header_columns + data_names
+                + ([layout.malformed_column] if layout.malformed_column else []) %}
             {{ sql_string_literal(name) }}, new_rows.{{ name }}{{ ',' if not loop.last }}
             {%- endfor %}
         ) as landed_row
@@ -93,6 +113,7 @@ ranked as (
                 hashed.row_hash, hashed.landed_file, hashed.landed_file_modified_at
         ) as previous_landed_row
     from hashed
+    where not coalesce(array_contains(hashed.staged_hashes, hashed.row_hash), false)
 
 ),
 
@@ -102,8 +123,10 @@ delivered as (
 
     select
         ranked.* except (
-            landed_file, landed_file_modified_at, landed_row, previous_landed_row
+            landed_file, landed_file_modified_at, landed_row, previous_landed_row,
+            staged_hashes
         ),
+        ranked.staged_hashes is not null as conflicts_with_staged,
         named_struct(
             'file', ranked.landed_file, 'modified_at', ranked.landed_file_modified_at
         ) as landed

@@ -1,12 +1,21 @@
-{% macro qlik_ct_judged_rows(layout) %}
+{% macro qlik_ct_judged_rows(layout, lob_columns=[]) %}
     {#- The CTE `judged` of stage_qlik_change_table: every spec A.12 rule that makes a row
         invalid becomes a '; '-joined invalid_reason (NULL when valid); warnings that do not
-        block a row become flags. -#}
+        block a row become flags. An INSERT whose mask lacks a data column other than the
+        lob_columns is invalid (seed 000: every inserted column has its bit set; a whole
+        table of them is the sign of a wrong var qlik_ct_hex_mask_byte_order). -#}
+    {%- set mask_columns = [] -%}
+    {%- for column in layout.data_columns if column.name not in lob_columns -%}
+        {%- do mask_columns.append(column.name) -%}
+    {%- endfor %}
 judged as (
 
     select
         typed.*,
-        nullif(concat_ws(
+        case
+            when typed.malformed_record is not null
+                then {{ cdc_malformed_reason() }}
+        else nullif(concat_ws(
             '; ',
             case
                 when not typed.is_change_seq_valid
@@ -35,6 +44,23 @@ judged as (
             case
                 when typed.mask_error is not null
                     then concat('bad change_mask: ', typed.mask_error)
+                when
+                    typed.change_oper = 'I'
+                    and not typed.is_truncate
+                    and size(array_except(
+                        {{ sql_string_array(mask_columns) }}, typed.changed_columns
+                    )) > 0
+                    then concat(
+                        'insert mask does not mark every column: lacks ',
+                        array_join(array_except(
+                            {{ sql_string_array(mask_columns) }}, typed.changed_columns
+                        ), ', ')
+                    )
+            end,
+            case
+                when typed.conflicts_with_staged
+                    then 'conflicting late duplicate: a row with this change_seq and '
+                    || 'change_oper was staged by an earlier run with other content'
             end,
             case
                 when typed.deliveries_with_this_key > 1
@@ -47,7 +73,7 @@ judged as (
             end,
             {%- endfor %}
             nullif(typed.cast_errors, '')
-        ), '') as invalid_reason,
+        ), '') end as invalid_reason,
         filter(
             array(
                 case when typed.is_ts_placeholder then 'ts_placeholder' end,

@@ -3,10 +3,14 @@
         the model's context; spec A.5: count the header columns, never hard-code 7).
         Returns a dict:
           header_columns: names with the header prefix before the first data column
-          data_columns:   [{name, source_type, type, is_key}] in change-table order
+          data_columns:   [{name, source_type, type, encoding, is_key}] in change-table
+                          order; encoding (hex | base64, cdc_tables column_encodings): a
+                          binary column landed as text
           key_columns:    configured key, in key order
           bit_count:      every change-table column (bit N = column ordinal N)
           mask_is_text:   the mask landed as hex text (CSV) rather than binary
+          malformed_column: landed CSV: the reader's corrupt-record column (a record it
+                          could not split into the table's fields), else none
         A column's type is the landed one unless cdc_tables gives it (column_types, or the
         declared `columns`); declared columns must be exactly the change table's data
         columns. Outside execution (parsing) it returns a placeholder built from the key. -#}
@@ -30,15 +34,20 @@
     {%- for name, data_type in table.get('column_types', {}).items() -%}
         {%- do configured_types.update({name | lower: data_type}) -%}
     {%- endfor -%}
+    {%- set encodings = {} -%}
+    {%- for name, encoding in table.get('column_encodings', {}).items() -%}
+        {%- do encodings.update({name | lower: encoding}) -%}
+    {%- endfor -%}
     {%- if not execute -%}
         {%- set data_columns = [] -%}
         {%- for name in key_columns -%}
             {%- do data_columns.append(
-                {'name': name, 'source_type': 'string', 'type': 'string', 'is_key': true}) -%}
+                {'name': name, 'source_type': 'string', 'type': 'string', 'encoding': none,
+                 'is_key': true}) -%}
         {%- endfor -%}
         {{ return({'header_columns': [prefix ~ 'change_seq'], 'data_columns': data_columns,
                    'key_columns': key_columns, 'bit_count': 1 + data_columns | length,
-                   'mask_is_text': false}) }}
+                   'mask_is_text': false, 'malformed_column': none}) }}
     {%- endif -%}
     {#- the landed relation itself, not source(): callers downstream of staging (marts,
         their unit tests) read the layout without depending on the source node -#}
@@ -54,7 +63,13 @@
     {%- set header_columns = [] -%}
     {%- set data_columns = [] -%}
     {%- set mask_types = [] -%}
+    {%- set malformed = [] -%}
+    {%- set malformed_name = cdc_landing_malformed_column('qlik_ct') -%}
     {%- for column in columns -%}
+        {%- if malformed_name and column.name | lower == malformed_name -%}
+            {%- do malformed.append(malformed_name) -%}
+            {%- continue -%}
+        {%- endif -%}
         {#- landed names reach SQL as identifiers: checked, never pasted blind -#}
         {%- set name = cdc_identifier(
             column.name | lower, 'column ' ~ column.name ~ ' of ' ~ relation) -%}
@@ -64,10 +79,28 @@
                 {%- do mask_types.append(column.data_type | lower) -%}
             {%- endif -%}
         {%- else -%}
+            {%- set data_type = (configured_types.get(name) or column.data_type) | lower -%}
+            {#- an encoding says how landed TEXT holds bytes; landed binary is taken as is -#}
+            {%- set encoding = encodings.get(name)
+                if column.data_type | lower == 'string' else none -%}
+            {%- if encodings.get(name) and data_type != 'binary' -%}
+                {{ exceptions.raise_compiler_error(
+                    "qlik_ct_layout: column_encodings of table '" ~ table_name ~ "' names "
+                    ~ name ~ ", which is not a binary column (typed " ~ data_type ~ ")") }}
+            {%- endif -%}
+            {%- if not encoding and data_type == 'binary'
+                  and column.data_type | lower == 'string' -%}
+                {{ exceptions.raise_compiler_error(
+                    "qlik_ct_layout: column " ~ name ~ " of table '" ~ table_name ~ "' is typed "
+                    ~ "binary but landed as text: say how the text holds the bytes in var "
+                    ~ "cdc_tables, column_encodings: {" ~ name ~ ": hex} (Replicate's file "
+                    ~ "target) or base64") }}
+            {%- endif -%}
             {%- do data_columns.append({
                 'name': name,
                 'source_type': column.data_type | lower,
-                'type': (configured_types.get(name) or column.data_type) | lower,
+                'type': data_type,
+                'encoding': encoding,
                 'is_key': name in key_columns}) -%}
         {%- endif -%}
     {%- endfor -%}
@@ -100,7 +133,8 @@
     {%- set layout = {'header_columns': header_columns, 'data_columns': data_columns,
                       'key_columns': key_columns,
                       'bit_count': header_columns | length + data_columns | length,
-                      'mask_is_text': mask_types[0] == 'string'} -%}
+                      'mask_is_text': mask_types[0] == 'string',
+                      'malformed_column': malformed[0] if malformed else none} -%}
     {%- do memo.update({table_name: layout}) -%}
     {{ return(layout) }}
 {% endmacro %}

@@ -10,6 +10,10 @@
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
+    {{- config(
+        pre_hook=["{{ cdc_write_started('loaded_at') }}"],
+        post_hook=["{{ cdc_write_finished() }}"]
+    ) -}}
     {%- set layout = qlik_ct_layout(table_name) -%}
 {{ depends_on_landing_seed(table_name ~ '__ct') }}
 
@@ -19,7 +23,10 @@ with
 
 {{ qlik_ct_decoded_rows(table_name, layout) }}
 
-{{ qlik_ct_judged_rows(layout) }}
+{{ qlik_ct_judged_rows(
+    layout,
+    cdc_table_config(table_name).get('lob_columns', []) | map('lower') | list
+) }}
 
 final as (
 
@@ -43,6 +50,7 @@ final as (
         {% endfor -%}
         judged.invalid_reason,
         judged.invalid_reason is null as is_valid,
+        judged.malformed_record,
         judged.flags,
         judged.landed_file,
         judged.landed_file_modified_at,

@@ -1,7 +1,9 @@
 {% macro stage_qlik_full_load(table_name) %}
     {#- The whole body of stg_qlik_ct__<table>_baseline: the full-load (target) table, i.e. the
         image the change table starts from (spec A.1), one row per landed row, typed like the
-        change table's data columns, judged like it. A view: it reflects a reload at once.
+        change table's data columns, judged like it (files mode: readable files only; a
+        malformed CSV record is invalid; rows whose key another row has are invalid, all of
+        them: which one is right is unknown). A view: it reflects a reload at once.
         Disabled when the table is not in var cdc_tables. -#}
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}
@@ -16,7 +18,8 @@ with
 
 source as (
 
-    select * from {{ baseline }}
+    select * from {{ baseline }} as landed
+    where {{ cdc_landing_files_filter('qlik_ct', table_name, 'landed') }}
 
 ),
 
@@ -25,6 +28,11 @@ typed as (
     select
         {{ sql_string_literal(table_name) }} as source_table,
         {{ qlik_ct_typed_columns(layout, 'source') }},
+        {% if layout.malformed_column -%}
+        source.{{ layout.malformed_column }} as malformed_record,
+        {%- else -%}
+        cast(null as string) as malformed_record,
+        {%- endif %}
         concat_ws(
             '; ',
             nullif({{ qlik_ct_cast_errors(layout, 'source') }}, ''),
@@ -32,7 +40,13 @@ typed as (
             case when source.{{ name }} is null then {{ sql_string_literal('null key value in ' ~ name) }} end,
             {%- endfor %}
             cast(null as string)
-        ) as reasons
+        ) as reasons,
+        count(*) over (
+            partition by
+            {%- for name in layout.key_columns %}
+            source.{{ name }}{{ ',' if not loop.last }}
+            {%- endfor %}
+        ) as rows_with_this_key
     from source
 
 ),
@@ -44,8 +58,20 @@ final as (
         {% for column in layout.data_columns -%}
         typed.{{ column.name }},
         {% endfor -%}
-        nullif(typed.reasons, '') as invalid_reason,
-        typed.reasons = '' as is_valid
+        case
+            when typed.malformed_record is not null
+                then {{ cdc_malformed_reason() }}
+            when typed.reasons != '' then typed.reasons
+            when typed.rows_with_this_key > 1
+                then concat(
+                    'duplicate key: ', typed.rows_with_this_key,
+                    ' rows of the full load have this key'
+                )
+        end as invalid_reason,
+        typed.malformed_record is null
+        and typed.reasons = ''
+        and typed.rows_with_this_key = 1 as is_valid,
+        typed.malformed_record
     from typed
 
 )

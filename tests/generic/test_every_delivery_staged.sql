@@ -1,8 +1,8 @@
 {% test every_delivery_staged(model, table_name) %}
-{#- Every landed change-table row is staged (row_hash equal) or is an exact copy of a staged
-    row. A row delivered after its (change_seq, change_oper) was staged with other content
-    (a late conflicting duplicate) is skipped by the incremental load: this test makes that
-    loud instead of silent. -#}
+{#- Every landed change-table row of a file that is read (cdc_landing_files_filter; the files
+    kept out are quarantined whole) is staged (row_hash equal) or is an exact copy of a staged
+    row. Holds by construction (a late conflicting duplicate is staged and judged invalid):
+    it guards the incremental load against dropping a row silently. -#}
 {#- a table not in var cdc_tables has its models disabled: nothing to test -#}
 {%- if table_name in var('cdc_tables') %}
 {%- set prefix = var('qlik_ct_header_prefix') %}
@@ -18,6 +18,7 @@ delivered as (
         ) as raw_key,
         {{ qlik_ct_row_hash(qlik_ct_layout(table_name), 'landed') }} as row_hash
     from {{ source('qlik_ct', table_name ~ '__ct') }} as landed
+    where {{ cdc_landing_files_filter('qlik_ct', table_name ~ '__ct', 'landed') }}
 
 ),
 

@@ -21,6 +21,7 @@ from cdc_simulator import qlik_ct
 from cdc_simulator.qlik_ct import HEADER_COUNT, CtRow, emit, write_csv, write_parquet
 from cdc_simulator.table_model import (
     DEFAULT_TABLES,
+    DOCUMENTS,
     EPOCH,
     ORDER_LINES,
     UTC,
@@ -104,9 +105,13 @@ def test_tables_match_the_dbt_project() -> None:
     qlik = {
         name: table for name, table in configured.items() if table["source_system"] == "qlik_ct"
     }
-    assert set(qlik) == set(SPECS)
+    specs = {**SPECS, DOCUMENTS.name: DOCUMENTS}
+    assert set(qlik) == set(specs)
     for name, table in qlik.items():
-        assert tuple(table["key_columns"]) == SPECS[name].key_columns, name
+        assert tuple(table["key_columns"]) == specs[name].key_columns, name
+        if "columns" in table:
+            declared = {column: spec["type"] for column, spec in table["columns"].items()}
+            assert declared == {c.name: c.spark_type for c in specs[name].columns}, name
 
 
 def test_order_lines_key_order_differs_from_column_order() -> None:
@@ -546,3 +551,38 @@ def test_widened_tables_add_fixed_width_text_columns(tmp_path: Path) -> None:
         widened(DEFAULT_TABLES, 1, 0)
     with pytest.raises(ValueError, match="width"):
         ColumnSpec("n", "int32", width=4)
+
+
+@pytest.mark.parametrize(
+    ("value", "field"),
+    [
+        pytest.param(None, "", id="NULL is an empty field"),
+        pytest.param("", '""', id="an empty string is quoted"),
+        pytest.param('Q"T', '"Q""T"', id="a quote is doubled inside quotes"),
+        pytest.param("a,b", '"a,b"', id="a comma is quoted"),
+        pytest.param("x\r\ny", '"x\r\ny"', id="a line break is quoted"),
+        pytest.param("plain", "plain", id="plain text is bare"),
+        pytest.param(b"\x01\xff", "01FF", id="bytes are uppercase hex"),
+        pytest.param(b"", "", id="an empty mask is an empty field"),
+    ],
+)
+def test_csv_fields_are_written_as_replicate_writes_them(value: object, field: str) -> None:
+    assert qlik_ct.csv_field(value) == field
+
+
+def test_vendor_csv_reads_back_with_rfc_4180(tmp_path: Path) -> None:
+    """Python's csv module (RFC 4180) reads every hostile value back, "" apart from NULL."""
+    import csv
+
+    from cdc_simulator.table_model import HOSTILE_TEXTS
+
+    rows = [(text, None) for text in HOSTILE_TEXTS]
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "".join(",".join(qlik_ct.csv_field(v) for v in row) + "\n" for row in rows),
+        encoding="utf-8",
+        newline="",
+    )
+    with path.open(newline="", encoding="utf-8") as handle:
+        back = list(csv.reader(handle))
+    assert [row[0] for row in back] == list(HOSTILE_TEXTS)

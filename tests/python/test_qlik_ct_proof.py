@@ -16,7 +16,9 @@ with the model's, typed (Decimal, date, UTC datetime) and keyed by the key colum
 sequences chosen inside a transaction, right after a key update, a delete and a re-insert, on
 a late row, and for 'yyyy-MM-dd HH:mm:ss.SS' times (every change whose change_seq time part
 is <= that time), the versions of `dim_<table>_history` valid at each change sequence, then
-`dim_<table>_current` against the final state.
+`dim_<table>_current` against the final state. The tables are employees, order_lines and
+documents (hostile text, binary values); beside them the shipped IDM sample is landed as
+Parquet files (idm_jdbc_landing: files) and must answer as the seeds do.
 
 Batch 2 holds late rows, so its run rebuilds the histories; batch 3 has none, so its run
 recomputes only the keys it touches and rewrites only the partitions they fall in (minute
@@ -27,21 +29,26 @@ were left alone, and that the result equals a `--full-refresh` rebuild.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+import pyarrow.parquet as pq
 import pytest
+from sample_expectations import IDM_USERS
+from state_check import check
 
 from cdc_simulator.qlik_ct import CtRow, change_rows, emit, write_parquet
 from cdc_simulator.table_model import (
-    UTC,
+    DOCUMENTS,
+    EMPLOYEES,
+    ORDER_LINES,
     Change,
     Key,
-    Row,
     Simulation,
     State,
     TableSpec,
@@ -50,12 +57,16 @@ from cdc_simulator.table_model import (
     simulate,
 )
 
+PROJECT_DIR = Path(__file__).resolve().parents[2]
 SEED = 20240301
 CHANGES = 480
 KEYS = 60
 SCHEMA = "proof"
 BATCH_1_SHARE = 0.8
 LATE_ROWS = 3
+# the two classic tables and documents: hostile text (quotes, line breaks, "" and NULL, 50 K
+# characters) and binary values, the same model the vendor-CSV test lands as CSV
+TABLES = (EMPLOYEES, ORDER_LINES, DOCUMENTS)
 
 
 def dbt_vars(root: Path) -> dict[str, object]:
@@ -64,8 +75,33 @@ def dbt_vars(root: Path) -> dict[str, object]:
         "qlik_ct_landing_root": str(root),
         "qlik_ct_landing_format": "parquet",
         "qlik_ct_schema": "proof_raw",
+        "idm_jdbc_landing": "files",
+        "idm_jdbc_landing_root": str(root / "idm"),
+        "idm_jdbc_landing_format": "parquet",
+        "idm_jdbc_schema": "proof_raw_idm",
         "history_bucket_length": 12,
     }
+
+
+IDM_TYPES = {
+    "event_log": {
+        "record_id": pa.int64(),
+        "event_type": pa.int32(),
+        "event_time": pa.timestamp("us"),
+    },
+    "usr_snapshot": {"idu": pa.int32()},
+}
+
+
+def land_idm_sample(root: Path) -> None:
+    """The shipped IDM sample (seeds/idm_jdbc) as Parquet files, typed like the seeds."""
+    for name, types in IDM_TYPES.items():
+        table = pa_csv.read_csv(
+            PROJECT_DIR / "seeds" / "idm_jdbc" / f"{name}.csv",
+            convert_options=pa_csv.ConvertOptions(column_types=types, strings_can_be_null=True),
+        )
+        (root / "idm" / name).mkdir(parents=True)
+        pq.write_table(table, root / "idm" / name / "part-00000.parquet")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,7 +206,7 @@ def choose_points(sim: Simulation, late: list[Change]) -> list[Point]:
 
 
 def build_scenario() -> Scenario:
-    sim = simulate(CHANGES, keys=KEYS, seed=SEED)
+    sim = simulate(CHANGES, keys=KEYS, seed=SEED, tables=TABLES)
     rng = random.Random(SEED)
     cut, delivered = 0, 0
     for transaction in sim.transactions():
@@ -202,7 +238,14 @@ def build_scenario() -> Scenario:
 def land_batch_1(root: Path, scenario: Scenario) -> None:
     rows = emit(scenario.batch_1, scenario.sim.tables)
     write_parquet(
-        root, rows, scenario.sim.baseline, files=3, shuffle=True, duplicates=0.02, seed=SEED
+        root,
+        rows,
+        scenario.sim.baseline,
+        tables=TABLES,
+        files=3,
+        shuffle=True,
+        duplicates=0.02,
+        seed=SEED,
     )
 
 
@@ -210,11 +253,13 @@ def land_batch_2(root: Path, scenario: Scenario) -> None:
     rows = emit([*scenario.batch_2, *scenario.late], scenario.sim.tables)
     for name, extra in scenario.duplicates.items():
         rows[name].extend(extra)
-    write_parquet(root, rows, files=2, shuffle=True, seed=SEED + 1)
+    write_parquet(root, rows, tables=TABLES, files=2, shuffle=True, seed=SEED + 1)
 
 
 def land_batch_3(root: Path, scenario: Scenario) -> None:
-    write_parquet(root, emit(scenario.batch_3, scenario.sim.tables), files=1, seed=SEED + 2)
+    write_parquet(
+        root, emit(scenario.batch_3, scenario.sim.tables), tables=TABLES, files=1, seed=SEED + 2
+    )
 
 
 def test_proof_scenario_is_well_formed() -> None:
@@ -247,75 +292,6 @@ def test_proof_scenario_is_well_formed() -> None:
     assert transaction[-1] is not inside, "the point must split its transaction"
 
 
-# ---------------------------------------------------------------------------------------------
-# comparing the pipeline with the model
-
-
-def key_text(spec: TableSpec, key: Key) -> str:
-    return ", ".join(f"{name}={value!r}" for name, value in zip(spec.key_columns, key, strict=True))
-
-
-def normalized(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-    return value
-
-
-def fetch_state(spark: Any, spec: TableSpec, relation: str) -> tuple[dict[Key, Row], list[str]]:
-    """The rows of `relation` (data columns only, by name) keyed by key, plus type problems."""
-    columns = ", ".join(spec.column_names)
-    frame = spark.sql(f"select {columns} from {relation}")
-    problems = [
-        f"column {field.name} is {field.dataType.simpleString()}, expected {column.spark_type}"
-        for field, column in zip(frame.schema.fields, spec.columns, strict=True)
-        if field.dataType.simpleString() != column.spark_type
-    ]
-    state: dict[Key, Row] = {}
-    for record in frame.toArrow().to_pylist():
-        row = tuple(normalized(record[name]) for name in spec.column_names)
-        key = spec.key_of(row)
-        if key in state:
-            problems.append(f"key {key_text(spec, key)} appears more than once")
-        state[key] = row
-    return state, problems
-
-
-def state_difference(
-    spec: TableSpec,
-    expected: Mapping[Key, Row],
-    actual: Mapping[Key, Row],
-    problems: list[str],
-    limit: int = 10,
-) -> list[str]:
-    missing = sorted(set(expected) - set(actual))
-    extra = sorted(set(actual) - set(expected))
-    differing = sorted(key for key in set(expected) & set(actual) if expected[key] != actual[key])
-    lines = list(problems)
-    lines += [f"missing {key_text(spec, key)}: expected {expected[key]}" for key in missing[:limit]]
-    lines += [f"unexpected {key_text(spec, key)}: got {actual[key]}" for key in extra[:limit]]
-    for key in differing[:limit]:
-        columns = [
-            f"{name} expected {want!r} got {got!r}"
-            for name, want, got in zip(spec.column_names, expected[key], actual[key], strict=True)
-            if want != got
-        ]
-        lines.append(f"differs at {key_text(spec, key)}: " + "; ".join(columns))
-    counts = (len(missing), len(extra), len(differing))
-    if any(counts):
-        lines.insert(0, "{} missing, {} unexpected, {} differing keys".format(*counts))
-    return lines
-
-
-def check(
-    spark: Any, spec: TableSpec, relation: str, expected: Mapping[Key, Row], label: str
-) -> list[str]:
-    actual, problems = fetch_state(spark, spec, relation)
-    lines = state_difference(spec, expected, actual, problems)
-    if not lines:
-        return []
-    return [f"{relation} ({label}), {len(expected)} rows expected:", *(f"  {x}" for x in lines)]
-
-
 @pytest.mark.e2e
 @pytest.mark.spark
 def test_qlik_change_tables_prove_point_in_time_state(
@@ -326,6 +302,7 @@ def test_qlik_change_tables_prove_point_in_time_state(
     root = tmp_path / "landing"
 
     land_batch_1(root, scenario)
+    land_idm_sample(root)
     run_dbt(["build"], schema=SCHEMA, vars=dbt_vars(root))
     failures: list[str] = []
     for spec in tables:
@@ -369,6 +346,14 @@ def test_qlik_change_tables_prove_point_in_time_state(
             spark, spec, f"{SCHEMA}.dim_{spec.name}_current", final[spec.name], "final state"
         )
     assert not failures, "\n".join(failures)
+    # the IDM sample landed as Parquet files (idm_jdbc_landing: files) answers as the seeds do
+    users = spark.sql(
+        f"select pk_string, idu, fname, lname, photo from {SCHEMA}.dim_usr_current"
+    ).collect()
+    assert sorted(
+        (tuple(bytes(v) if isinstance(v, bytearray) else v for v in row) for row in users),
+        key=repr,
+    ) == sorted(IDM_USERS, key=repr)
 
     for spec in tables:
         bucket, files = oldest_files[spec.name]

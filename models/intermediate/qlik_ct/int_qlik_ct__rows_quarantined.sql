@@ -1,7 +1,9 @@
 {{ config(enabled=cdc_source_system_enabled('qlik_ct')) }}
 {#- One row per landed Qlik row that cannot flow on (spec A.12), with the
-    reason: rows the staging models judged invalid, before-images with no U at
-    their change_seq, and invalid full-load rows. Nothing is dropped silently:
+    reason: rows the staging models judged invalid (a malformed CSV record with
+    its raw text), before-images with no U at their change_seq, invalid
+    full-load rows, and landed files kept out whole (stg_qlik_ct__landed_files:
+    one row per file, raw_key its name). Nothing is dropped silently:
     every row is either here or in the log. A view: always current, so a row
     leaves it once its cause is fixed (e.g. the U of an orphan before-image
     arrives). #}
@@ -24,8 +26,13 @@ with
         staged.raw_key,
         staged.order_key,
         staged.invalid_reason as reason,
-        {{ qlik_ct_record_json(layout, 'staged') }}
-            as record_json,
+        case
+            when staged.malformed_record is not null
+                then to_json(
+                    named_struct('malformed_record', staged.malformed_record)
+                )
+            else {{ qlik_ct_record_json(layout, 'staged') }}
+        end as record_json,
         staged.loaded_at
     from {{ table_name }}_staged as staged
     where not staged.is_valid
@@ -61,8 +68,15 @@ with
         cast(null as string) as raw_key,
         cast(null as string) as order_key,
         baseline.invalid_reason as reason,
-        {{ qlik_ct_record_json(layout, 'baseline', with_headers=false) }}
-            as record_json,
+        case
+            when baseline.malformed_record is not null
+                then to_json(
+                    named_struct('malformed_record', baseline.malformed_record)
+                )
+            else {{
+                qlik_ct_record_json(layout, 'baseline', with_headers=false)
+            }}
+        end as record_json,
         cast(null as timestamp) as loaded_at
     from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as baseline
     where not baseline.is_valid
@@ -70,6 +84,26 @@ with
 ),
 
 {% endfor -%}
+
+landed_files_kept_out as (
+
+    select
+        regexp_replace(landed_files.landed_table, '__ct$', '') as source_table,
+        landed_files.landed_table,
+        landed_files.file_name as raw_key,
+        cast(null as string) as order_key,
+        concat('landed file kept out: ', landed_files.problem) as reason,
+        to_json(named_struct(
+            'file_path', landed_files.file_path,
+            'modified_at', landed_files.modified_at,
+            'size_bytes', landed_files.size_bytes,
+            'file_columns', landed_files.file_columns
+        )) as record_json,
+        cast(null as timestamp) as loaded_at
+    from {{ ref('stg_qlik_ct__landed_files') }} as landed_files
+    where not landed_files.is_read
+
+),
 
 unioned as (
 
@@ -79,8 +113,9 @@ unioned as (
     select * from {{ table_name }}_orphan_before_images
     union all
     select * from {{ table_name }}_baseline_invalid
-    {% if not loop.last %}union all{% endif %}
+    union all
     {% endfor %}
+    select * from landed_files_kept_out
 
 ),
 
