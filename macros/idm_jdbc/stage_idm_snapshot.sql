@@ -1,13 +1,16 @@
 {% macro stage_idm_snapshot(table_name) %}
     {#- The whole body of stg_idm_jdbc__<snapshot_table>: one row per row of a landed copy of
         an IDM source table (its current rows), as the canonical key string and row-image
-        map, for resolving query-back events (spec C.7). A view. -#}
+        map, for resolving query-back events (spec C.7), judged: a row with a NULL key
+        value, or whose key another row of the snapshot has, is invalid (invalid_reason),
+        quarantined and never used to resolve an event. A view. -#}
     {%- set table = cdc_table_config(table_name) -%}
     {%- if not table.get('snapshot_table') -%}
         {{ exceptions.raise_compiler_error(
             "stage_idm_snapshot: table '" ~ table_name ~ "' has no snapshot_table") }}
     {%- endif -%}
     {%- set relation = source('idm_jdbc', table.snapshot_table) -%}
+    {%- set malformed_column = cdc_landing_malformed_column('idm_jdbc') -%}
     {%- set landed_types = {} -%}
     {%- if execute -%}
         {%- for column in adapter.get_columns_in_relation(relation) -%}
@@ -21,16 +24,32 @@ with
 
 source as (
 
-    select * from {{ relation }}
+    select * from {{ relation }} as landed
+    where {{ cdc_landing_files_filter('idm_jdbc', table.snapshot_table, 'landed') }}
 
 ),
 
-final as (
+keyed as (
 
     select
         {{ sql_string_literal(table_name) }} as table_name,
         {{ cdc_pk_string(cdc_key_columns(table_name), "cast(source.{column} as string)") }}
             as pk_string,
+        concat_ws(
+            '; ',
+            {%- for name in cdc_key_columns(table_name) %}
+            case
+                when source.{{ name }} is null
+                    then {{ sql_string_literal('null key value in ' ~ name) }}
+            end,
+            {%- endfor %}
+            cast(null as string)
+        ) as key_errors,
+        {% if malformed_column -%}
+        source.{{ malformed_column }} as malformed_record,
+        {%- else -%}
+        cast(null as string) as malformed_record,
+        {%- endif %}
         map(
             {%- for name in table['columns'] %}
             {{ sql_string_literal(name | lower) }},
@@ -39,6 +58,37 @@ final as (
             {%- endfor %}
         ) as row_image
     from source
+
+),
+
+judged as (
+
+    select
+        keyed.table_name,
+        keyed.pk_string,
+        keyed.row_image,
+        keyed.malformed_record,
+        case
+            when keyed.malformed_record is not null
+                then {{ cdc_malformed_reason() }}
+            when keyed.key_errors != '' then keyed.key_errors
+            when count(*) over (partition by keyed.pk_string) > 1
+                then concat(
+                    'duplicate key: ',
+                    count(*) over (partition by keyed.pk_string),
+                    ' rows of the snapshot have this key'
+                )
+        end as invalid_reason
+    from keyed
+
+),
+
+final as (
+
+    select
+        judged.*,
+        judged.invalid_reason is null as is_valid
+    from judged
 
 )
 

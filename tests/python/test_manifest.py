@@ -162,9 +162,21 @@ def _layer_violations(manifest: Manifest, prefixes: tuple[str, ...], allowed: An
 
 
 def test_staging_reads_only_sources_and_seeds(manifest: Manifest) -> None:
-    violations = _layer_violations(
-        manifest, ("stg_",), lambda parent: parent.startswith(("source:", "seed:"))
-    )
+    """Staging reads sources and seeds, and the file list of its own format's landing
+    (stg_<system>__landed_files: which landed files may be read, README "Landing files")."""
+    violations = []
+    for name, node in sorted(_models(manifest).items()):
+        if not name.startswith("stg_"):
+            continue
+        system = name.removeprefix("stg_").split("__")[0]
+        wrong = [
+            parent
+            for parent in _upstream(manifest, node)
+            if not parent.startswith(("source:", "seed:"))
+            and (parent != f"stg_{system}__landed_files" or name == parent)
+        ]
+        if wrong:
+            violations.append(f"{name} <- {', '.join(wrong)}")
     assert violations == []
 
 

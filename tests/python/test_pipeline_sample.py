@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sample_expectations import EXPECTED_IDM_QUARANTINE, IDM_ACCOUNTS, IDM_USERS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
@@ -54,6 +56,40 @@ def test_current_state_is_baseline_plus_valid_changes(spark: Any, sample_build: 
     )
     # TRUNCATE 141 ends every earlier line; the U 145 has an odd-length mask (quarantined).
     assert lines == [(502, 1, "SKU-E", 4), (502, 2, "SKU-F", 1)]
+    documents = (
+        f"select doc_code, title, body, attachment, revised_at from {SCHEMA}.dim_documents_current"
+    )
+    assert _rows(spark, documents) == SAMPLE_DOCUMENTS
+
+
+# seeds/qlik_ct/documents*.csv: the hex attachment decoded; C<3> inserted (201) and deleted
+# (205), its U 204 quarantined (attachment XYZ is not hex)
+SAMPLE_DOCUMENTS = sorted(
+    [
+        (
+            "A,1;'+\"=\\<>",
+            'Quoted "title"',
+            'first line\nsecond, "quoted" line\n\n  indented last line',  # U 202
+            bytes.fromhex("CAFEBABE"),
+            datetime(2024, 2, 1, 9, 0),
+        ),
+        (
+            "B-2",
+            "Plain, with a comma",
+            "short",
+            bytes.fromhex("DEADBEEF"),  # U 203
+            datetime(2024, 3, 1, 14, 10),
+        ),
+        (
+            "D\\'\"4 = x",
+            '<tag attr="v">; a + b</tag>',
+            None,
+            bytes.fromhex("0A0B"),  # I 206, lower-case hex
+            datetime(2024, 3, 1, 14, 25),
+        ),
+    ],
+    key=repr,
+)
 
 
 def test_every_invalid_row_is_quarantined_with_its_reason(spark: Any, sample_build: Any) -> None:
@@ -85,8 +121,23 @@ def test_every_invalid_row_is_quarantined_with_its_reason(spark: Any, sample_bui
             ]
             * 2,
             ("20240301123000000000000000000000122+I", "null key value in employee_id"),
+            (
+                "20240301123000000000000000000000123+I",
+                "insert mask does not mark every column: "
+                "lacks last_name, salary, hired_on, manager_id, notes",
+            ),
+            # the full load holds employee 4 twice: neither row is used
+            *[(None, "duplicate key: 2 rows of the full load have this key")] * 2,
             ("2024030112301+I", "change_seq is not 35 digits starting with a valid time"),
             ("20240301134000000000000000000000145+U", "bad change_mask: odd-length hex mask"),
+            (
+                "20240301141500000000000000000000204+U",
+                "value of attachment is not valid hex text of a binary value",
+            ),
+            (
+                "20240301141500000000000000000000204+B",
+                "orphan before-image: no valid U row has this change_seq",
+            ),
             (
                 "20240301134000000000000000000000145+B",
                 "orphan before-image: no valid U row has this change_seq",
@@ -199,36 +250,52 @@ def test_as_of_gives_the_previous_image_from_the_before_image(
     assert row["previous_image"]["notes"] == "part-time"
 
 
-def test_as_of_rejects_a_point_it_cannot_read(spark: Any, sample_build: Any) -> None:
+@pytest.mark.parametrize(
+    "point",
+    [
+        "last tuesday",
+        "now",  # Spark's special timestamps: the clock, not a point of the history
+        "today",
+        "epoch",
+        "yesterday",
+        "2024-13-45",
+        "2024-03-01 10:42:00\\",
+        "",
+        "2024-03-01; drop table x",
+    ],
+)
+def test_as_of_rejects_a_point_it_cannot_read(spark: Any, sample_build: Any, point: str) -> None:
+    literal = "'" + point.replace("\\", "\\\\").replace("'", "\\'") + "'"
     with pytest.raises(Exception, match="the point must be latest, an order_key"):
-        spark.sql(f"select * from {SCHEMA}.employees_as_of('last tuesday')").collect()
+        spark.sql(f"select * from {SCHEMA}.employees_as_of({literal})").collect()
+
+
+def test_as_of_rejects_a_null_point(spark: Any, sample_build: Any) -> None:
+    with pytest.raises(Exception, match=r"the point must be latest, an order_key .* got NULL"):
+        spark.sql(f"select * from {SCHEMA}.employees_as_of(null)").collect()
+
+
+@pytest.mark.parametrize(
+    "point",
+    ["2024-03-01", "2024-03-01T12:05", "2024-03-01 12:05:00.123456789", "2024-03-01 12:05:00Z"],
+)
+def test_as_of_reads_timestamps_in_every_documented_form(
+    spark: Any, sample_build: Any, point: str
+) -> None:
+    spark.sql(f"select * from {SCHEMA}.employees_as_of('{point}')").collect()
 
 
 # ---------------------------------------------------------------------------------------------
 # IDM JDBC event log (seeds/idm_jdbc): expected values worked out by hand from the event rows.
-
-SPECIAL_KEY = ", ; ' + \" = \\ < >"
 
 
 def test_idm_current_state_merges_per_field_events(spark: Any, sample_build: Any) -> None:
     users = _rows(
         spark, f"select pk_string, idu, fname, lname, photo from {SCHEMA}.dim_usr_current"
     )
-    assert users == sorted(
-        [
-            # 101-103 insert, 104-109 updates, 110 delete, 111 query-back insert resolved
-            # from the snapshot (current values), 210 query-back field event (fname)
-            ("idu=1", 1, "John", "Doe", bytearray(b"\xbb\xbb")),
-            # 212: a padded key is another key (spec C.4 warns), flagged, kept
-            ('idu=" 3"', 3, "Pad", None, None),
-            # 218 (status E: the vault was not updated, the database was) then 219 (type 3)
-            ("idu=4", 4, "Kit", None, None),
-            # idu=7: deleted by 207 (loopback); 208 (status n) is quarantined
-        ],
-        key=repr,
-    )
+    assert users == sorted(IDM_USERS, key=repr)
     accounts = _rows(spark, f"select k1, k2, note from {SCHEMA}.dim_acct_current")
-    assert accounts == sorted([("A+B", 7, "x"), (SPECIAL_KEY, 8, "y")], key=repr)
+    assert accounts == sorted(IDM_ACCOUNTS, key=repr)
 
 
 @pytest.mark.parametrize(
@@ -270,6 +337,14 @@ def test_idm_flags_follow_the_precedence_rules(spark: Any, sample_build: Any) ->
     assert "publisher_error" in flags["218"]
     assert "table_key_has_padding" in flags["212"]
     assert "resolved_from_snapshot" in flags["111"]
+    # the snapshot holds idu=4 twice (quarantined): present, so not deleted; not resolved
+    assert "resolved_from_snapshot" not in flags["224"]
+    assert "queryback_target_deleted" not in flags["224"]
+    looked_up = spark.sql(
+        f"select needs_lookup from {SCHEMA}.fct_cdc_changes "
+        "where source_system = 'idm_jdbc' and raw_key = '224'"
+    ).collect()
+    assert [row["needs_lookup"] for row in looked_up] == [True]
     assert "101,102,103" in flags, "one trigger firing's per-field rows roll up"
 
 
@@ -278,18 +353,7 @@ def test_idm_invalid_rows_are_quarantined(spark: Any, sample_build: Any) -> None
         spark,
         f"select raw_key, reason from {SCHEMA}.fct_cdc_quarantine where source_system = 'idm_jdbc'",
     )
-    assert found == sorted(
-        [
-            ("208", "status n is not one of N, S, W, E, F (case-sensitive)"),
-            ("213", "event_type 9 is reserved (1 to 8)"),
-            ("214", "event_type 2 needs a column_name"),
-            ("215", "bad table_key: unterminated quote starting at 4"),
-            ("216", "event_time is NULL"),
-            ("217", "duplicate record_id"),
-            ("217", "duplicate record_id"),
-        ],
-        key=repr,
-    )
+    assert found == sorted(EXPECTED_IDM_QUARANTINE, key=repr)
 
 
 def _snapshot(spark: Any) -> dict[str, list[str]]:
@@ -303,6 +367,21 @@ def _snapshot(spark: Any) -> dict[str, list[str]]:
         columns = [c for c in frame.columns if c not in ("loaded_at", "change_loaded_at")]
         snapshot[name] = sorted(repr(tuple(row)) for row in frame.select(*columns).collect())
     return snapshot
+
+
+def test_as_of_var_ending_in_a_backslash_is_a_clear_error(
+    spark: Any, run_dbt: Callable[..., Any], sample_build: Any
+) -> None:
+    """var as_of reaches SQL as one literal (sql_string_literal): a trailing backslash neither
+    breaks the view's statement nor escapes its quote; reading it refuses the point by name.
+    The view is then built again with the default point."""
+    hostile = "2024-03-01 10:42:00\\"
+    run_dbt(["run", "--select", "dim_employees_as_of"], schema=SCHEMA, vars={"as_of": hostile})
+    with pytest.raises(Exception, match="the point must be latest, an order_key") as raised:
+        spark.sql(f"select * from {SCHEMA}.dim_employees_as_of").collect()
+    assert hostile in str(raised.value)
+    run_dbt(["run", "--select", "dim_employees_as_of"], schema=SCHEMA)
+    spark.sql(f"select * from {SCHEMA}.dim_employees_as_of").collect()
 
 
 def test_rerun_changes_nothing_and_full_refresh_is_identical(

@@ -3,7 +3,9 @@
         enabled=cdc_source_system_enabled('idm_jdbc'),
         materialized='incremental',
         incremental_strategy='append',
-        on_schema_change='fail'
+        on_schema_change='fail',
+        pre_hook=["{{ cdc_write_started('loaded_at') }}"],
+        post_hook=["{{ cdc_write_finished() }}"]
     )
 }}
 {#- One row per canonical change (spec F.1) from the IDM event log: each

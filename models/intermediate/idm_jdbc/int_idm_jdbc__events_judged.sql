@@ -66,21 +66,44 @@ superseded_by_row_event as (
 
 ),
 
-snapshots as (
+snapshot_rows as (
 
     {% for table_name in snapshot_tables -%}
     {%- set snapshot_model = 'stg_idm_jdbc__'
         ~ cdc_table_config(table_name).snapshot_table %}
-    select * from {{ ref(snapshot_model) }}
+    select
+        snapshot.table_name,
+        snapshot.pk_string,
+        snapshot.row_image,
+        snapshot.is_valid
+    from {{ ref(snapshot_model) }} as snapshot
+    where snapshot.pk_string is not null
     {% if not loop.last %}union all{% endif %}
     {% endfor -%}
     {%- if not snapshot_tables -%}
     select
         cast(null as string) as table_name,
         cast(null as string) as pk_string,
-        cast(null as map<string, string>) as row_image  -- noqa: LT01
+        cast(null as map<string, string>) as row_image,  -- noqa: LT01
+        cast(null as boolean) as is_valid
     where false
     {%- endif %}
+
+),
+
+snapshots as (
+
+    {# a key the snapshot holds in an invalid row (e.g. twice) is there, but its
+       values are unknown: the event is neither resolved nor target-deleted #}
+    select
+        snapshot_rows.table_name,
+        snapshot_rows.pk_string,
+        case
+            when bool_and(snapshot_rows.is_valid)
+                then first(snapshot_rows.row_image)
+        end as row_image
+    from snapshot_rows
+    group by 1, 2
 
 ),
 
@@ -112,7 +135,8 @@ judged as (
             {{ sql_string_array(snapshot_tables) }},
             next_existence_events.table_name
         ) as has_snapshot,
-        snapshots.row_image as snapshot_image
+        snapshots.row_image as snapshot_image,
+        snapshots.pk_string is not null as is_in_snapshot
     from next_existence_events
     left join superseded_by_field_event
         on next_existence_events.record_id = superseded_by_field_event.record_id
@@ -133,7 +157,7 @@ final as (
         judged.is_query_back
         and (
             coalesce(judged.next_existence_event_type = 4, false)
-            or (judged.has_snapshot and judged.snapshot_image is null)
+            or (judged.has_snapshot and not judged.is_in_snapshot)
         ) as is_queryback_target_deleted,
         judged.is_query_back
         and judged.snapshot_image is not null as is_resolved_from_snapshot

@@ -3,7 +3,8 @@
     enabled source system, with the reason: the union of their
     int_<source_system>__rows_quarantined models through the one column list
     (cdc_quarantine_columns). A view, so a row leaves it once its cause is
-    fixed. #}
+    fixed. quarantine_id hashes what identifies the record, its reason, and its
+    occurrence among identical ones. #}
 
 with
 
@@ -34,7 +35,19 @@ select
             unioned.source_system,
             unioned.landed_table,
             coalesce(unioned.raw_key, ''),
-            unioned.record_json
+            unioned.record_json,
+            unioned.reason,
+            {# identical records (an event log row landed twice) are told
+               apart by their occurrence: nothing else can order them #}
+            cast(row_number() over (
+                partition by
+                    unioned.source_system,
+                    unioned.landed_table,
+                    unioned.raw_key,
+                    unioned.record_json,
+                    unioned.reason
+                order by unioned.loaded_at
+            ) as string)
         ),
         256
     ) as quarantine_id,

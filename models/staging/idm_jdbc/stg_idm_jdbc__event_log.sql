@@ -5,18 +5,24 @@
     )
 }}
 {#- One row per event log row: typed, its table_key parsed (Python UDF),
-    ordered, judged (spec C.8). A table rebuilt each run, not incremental: the
+    ordered, judged (spec C.8; its table, key and values against the table's
+    declared columns: idm_jdbc_value_errors). A table rebuilt each run, not
+    incremental: the
     publisher rewrites status in place (N -> S/W/E/F), so yesterday's rows
     change. #}
 {%- set names = var('idm_jdbc_columns') %}
 {%- set future_ordering = var('idm_jdbc_future_event_processing') %}
+{%- set malformed_column = cdc_landing_malformed_column('idm_jdbc') %}
 {{ depends_on_landing_seed('event_log', 'idm_jdbc') }}
 
 with
 
 source as (
 
-    select * from {{ source('idm_jdbc', 'event_log') }}
+    {%- set landed_name = var('idm_jdbc_event_log') %}
+    select landed.*
+    from {{ source('idm_jdbc', 'event_log') }} as landed
+    where {{ cdc_landing_files_filter('idm_jdbc', landed_name, 'landed') }}
 
 ),
 
@@ -24,6 +30,20 @@ renamed as (
 
     select
         try_cast(source.`{{ names.record_id }}` as bigint) as record_id,
+        case
+            when source.`{{ names.record_id }}` is null then 'record_id is NULL'
+            when
+                not coalesce(
+                    try_cast(source.`{{ names.record_id }}` as bigint)
+                    > 0,
+                    false
+                )
+                then concat(
+                    'record_id ',
+                    cast(source.`{{ names.record_id }}` as string),
+                    ' is not a positive integer'
+                )
+        end as record_id_error,
         cast(source.`{{ names.status }}` as string) as status,
         try_cast(source.`{{ names.event_type }}` as int) as event_type,
         try_cast(source.`{{ names.event_time }}` as timestamp) as event_time,
@@ -34,7 +54,12 @@ renamed as (
         cast(source.`{{ names.column_name }}` as string) as column_name,
         -- noqa: enable=RF04
         cast(source.`{{ names.old_value }}` as string) as old_value,
-        cast(source.`{{ names.new_value }}` as string) as new_value
+        cast(source.`{{ names.new_value }}` as string) as new_value,
+        {% if malformed_column -%}
+        source.{{ malformed_column }} as malformed_record
+        {%- else -%}
+        cast(null as string) as malformed_record
+        {%- endif %}
     from source
 
 ),
@@ -78,6 +103,7 @@ judged as (
         lower(keyed.column_name) as column_name,  -- noqa: RF04
         keyed.old_value,
         keyed.new_value,
+        keyed.malformed_record,
         keyed.pk,
         {{ cdc_pk_string_of_map('keyed.pk') }} as pk_string,
 
@@ -100,54 +126,74 @@ judged as (
             = {{ sql_string_literal(var('idm_jdbc_driver_account')) }}, false
         ) as is_loopback,
 
-        ---------- judgement (spec C.8)
-        nullif(concat_ws(
-            '; ',
-            case
-                when keyed.record_id is null or keyed.record_id <= 0
-                    then 'record_id is not a positive integer'
-                when keyed.rows_with_this_record_id > 1
-                    then 'duplicate record_id'
-            end,
-            case
-                when
-                    keyed.status is null
-                    or keyed.status not in ('N', 'S', 'W', 'E', 'F')
-                    then concat(
-                        'status ', coalesce(keyed.status, 'NULL'),
-                        ' is not one of N, S, W, E, F (case-sensitive)'
-                    )
-            end,
-            case
-                when
-                    keyed.event_type is null
-                    or keyed.event_type not between 1 and 8
-                    then concat(
-                        'event_type ',
-                        coalesce(cast(keyed.event_type as string), 'NULL'),
-                        ' is reserved (1 to 8)'
-                    )
-            end,
-            case
-                when keyed.event_time is null then 'event_time is NULL'
-            end,
-            case
-                when
-                    keyed.event_type in (1, 2, 3, 7, 8)
-                    and keyed.column_name is null
-                    then concat(
-                        'event_type ', keyed.event_type, ' needs a column_name'
-                    )
-            end,
-            case
-                when keyed.table_name is null then 'table_name is NULL'
-            end,
-            case
-                when keyed.table_key is null then 'table_key is NULL'
-                when keyed.table_key_parsed.error is not null
-                    then concat('bad table_key: ', keyed.table_key_parsed.error)
-            end
-        ), '') as invalid_reason,
+        ---------- judgement (spec C.8); a malformed CSV record: that one reason
+        case
+            when keyed.malformed_record is not null
+                then {{ cdc_malformed_reason() }}
+            else nullif(
+                concat_ws(
+                    '; ',
+                    case
+                        when keyed.record_id_error is not null
+                            then keyed.record_id_error
+                        when keyed.rows_with_this_record_id > 1
+                            then 'duplicate record_id'
+                    end,
+                    case
+                        when
+                            keyed.status is null
+                            or keyed.status not in ('N', 'S', 'W', 'E', 'F')
+                            then concat(
+                                'status ', coalesce(keyed.status, 'NULL'),
+                                ' is not one of N, S, W, E, F (case-sensitive)'
+                            )
+                    end,
+                    case
+                        when
+                            keyed.event_type is null
+                            or keyed.event_type not between 1 and 8
+                            then concat(
+                                'event_type ',
+                                coalesce(
+                                    cast(keyed.event_type as string), 'NULL'
+                                ),
+                                ' is reserved (1 to 8)'
+                            )
+                    end,
+                    case
+                        when keyed.event_time is null
+                            then 'event_time is NULL'
+                    end,
+                    case
+                        when
+                            keyed.event_type in (1, 2, 3, 7, 8)
+                            and keyed.column_name is null
+                            then concat(
+                                'event_type ',
+                                keyed.event_type,
+                                ' needs a column_name'
+                            )
+                    end,
+                    case
+                        when keyed.table_name is null
+                            then 'table_name is NULL'
+                    end,
+                    case
+                        when keyed.table_key is null then 'table_key is NULL'
+                        when keyed.table_key_parsed.error is not null
+                            then concat(
+                                'bad table_key: ',
+                                keyed.table_key_parsed.error
+                            )
+                    end,
+                    -- the declared columns' checks, generated per table
+                    -- noqa: disable=LT02
+                    nullif({{ idm_jdbc_value_errors('keyed') }}, '')
+                    -- noqa: enable=LT02
+                ),
+                ''
+            )
+        end as invalid_reason,
         filter(
             array(
                 case when keyed.status in ('E', 'F') then 'publisher_error' end,
