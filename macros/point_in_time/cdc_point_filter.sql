@@ -2,7 +2,9 @@
     {#- True for the images of `alias` at or before `point`, a SQL string expression:
         'latest'; an order_key (digits: compared as fixed-width text within the order_scope);
         or a timestamp (compared with effective_at; snapshot rows, whose effective_at is
-        null, are before every time). Anything else raises an error naming the value. -#}
+        null, are before every time), written as cdc_timestamp_pattern says and a real
+        time. Anything else raises an error naming the value: Spark's special values
+        ('now', 'today', 'epoch', ...), an impossible date, an empty text, NULL. -#}
     case
         when {{ point }} = 'latest' then true
         when {{ point }} rlike '^[0-9]+$'
@@ -13,7 +15,10 @@
             end
         else coalesce({{ alias }}.effective_at, timestamp '0001-01-01 00:00:00')
             <= coalesce(
-                try_cast({{ point }} as timestamp),
+                case
+                    when {{ point }} rlike {{ sql_string_literal(cdc_timestamp_pattern()) }}
+                        then try_cast({{ point }} as timestamp)
+                end,
                 raise_error(concat(
                     'as_of: the point must be latest, an order_key (digits) or a timestamp, got ',
                     coalesce({{ point }}, 'NULL')

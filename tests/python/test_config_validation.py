@@ -17,7 +17,8 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 SHIPPED_VARS = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
 SHIPPED_TABLES: dict[str, Any] = SHIPPED_VARS["cdc_tables"]
 QLIK_KEYS = (
-    "source_system, key_columns, source_schema, column_types, lob_columns, images_complete, columns"
+    "source_system, key_columns, source_schema, column_types, column_encodings, lob_columns, "
+    "images_complete, columns"
 )
 NOT_AN_IDENTIFIER = (
     "is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$); names reach SQL as identifiers"
@@ -175,6 +176,42 @@ def test_shipped_config_parses(tmp_path: Path) -> None:
             {"idm_jdbc_columns": {**SHIPPED_VARS["idm_jdbc_columns"], "status": "st`atus"}},
             "cdc_identifier: var idm_jdbc_columns.status is 'st`atus', which is not an identifier",
             id="event log column var with a backtick",
+        ),
+        pytest.param(
+            {"idm_jdbc_schema": "raw' --"},
+            "cdc_identifier: var idm_jdbc_schema is 'raw' --', which is not an identifier",
+            id="IDM schema var with a quote",
+        ),
+        pytest.param(
+            {"idm_jdbc_event_log": "log`; drop"},
+            "cdc_identifier: var idm_jdbc_event_log is 'log`; drop', which is not an identifier",
+            id="event log table var with a backtick",
+        ),
+        pytest.param(
+            {"qlik_ct_header_prefix": "h'"},
+            "cdc_identifier: var qlik_ct_header_prefix + change_seq is 'h'change_seq', which is "
+            "not an identifier",
+            id="header prefix with a quote",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("documents", column_encodings={"attachment": "hex') --"})},
+            "cdc_table_config: table 'documents' in var cdc_tables: column_encodings of column "
+            "attachment must be hex or base64",
+            id="column encoding that is SQL",
+        ),
+        pytest.param(
+            {
+                "qlik_ct_landing_format": "csv",
+                "qlik_ct_landing_csv_options": {"sep ',') location '/x' --": ";"},
+            },
+            "cdc_landing_reader_options: 'sep ',') location '/x' --' in var "
+            "qlik_ct_landing_csv_options is not a reader option name",
+            id="CSV reader option name that is SQL",
+        ),
+        pytest.param(
+            {"qlik_ct_landing_format": "csv", "qlik_ct_landing_csv_options": {"header": "false"}},
+            "cdc_landing_reader_options: landed CSV files must start with a header record",
+            id="CSV without header",
         ),
     ],
 )
