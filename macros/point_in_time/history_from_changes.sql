@@ -26,8 +26,11 @@
         incremental_strategy='insert_overwrite',
         partition_by=['valid_to_bucket'],
         on_schema_change='fail',
-        pre_hook=[hook],
-        post_hook=['set spark.sql.sources.partitionOverwriteMode = DYNAMIC']
+        pre_hook=["{{ cdc_write_started() }}", hook],
+        post_hook=[
+            'set spark.sql.sources.partitionOverwriteMode = DYNAMIC',
+            "{{ cdc_write_finished() }}"
+        ]
     ) }}
     {%- set plan = history_plan(table_name) -%}
     {#- histories run one after the other (each after the previous configured table's): a

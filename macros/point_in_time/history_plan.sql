@@ -5,12 +5,21 @@
         to rebuild the whole history (the TRUNCATE fan-out only when the table has a
         TRUNCATE). It is an increment only when the table
         exists (and this is not --full-refresh), has a watermark (its newest change_loaded_at),
-        and no new image is a TRUNCATE or lies at or before its key's current version. The
+        no new image is a TRUNCATE or lies at or before its key's current version, and its
+        last write finished (a run killed during a partition overwrite leaves 'started',
+        see cdc_write_started). The
         model's SQL records the decision in a comment that history_reset reads, so the plan
         is computed once per run. -#}
     {%- set plan = {'since': none, 'has_truncates': true} -%}
     {#- unit tests build from fixtures: always the whole history -#}
-    {%- if execute and model.resource_type == 'model' and is_incremental() -%}
+    {#- a write that began and never finished (cdc_write_started) left the partitions
+        half overwritten: only a rebuild is sound -#}
+    {%- set interrupted = execute and model.resource_type == 'model'
+        and cdc_table_property(this, 'cdc.write') == 'started' -%}
+    {%- if interrupted -%}
+        {%- do log('cdc: ' ~ this ~ ': the last write never finished; rebuilding it', info=true) -%}
+    {%- endif -%}
+    {%- if execute and model.resource_type == 'model' and is_incremental() and not interrupted -%}
         {%- set newest = run_query(
             'select cast(max(change_loaded_at) as string) from ' ~ this
         ).columns[0].values()[0] -%}

@@ -11,7 +11,9 @@
         {{ config(
             materialized='incremental',
             incremental_strategy='append',
-            on_schema_change='fail'
+            on_schema_change='fail',
+            pre_hook=["{{ cdc_write_started('loaded_at') }}"],
+            post_hook=["{{ cdc_write_finished() }}"]
         ) }}
         {%- set system = cdc_table_config(table_name).source_system -%}
         {{ cdc_call_format_macro(system, 'change_images', table_name) }}

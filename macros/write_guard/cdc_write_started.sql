@@ -1,0 +1,23 @@
+{% macro cdc_write_started(mark_column=none) %}
+    {#- pre-hook of a model that writes into its existing table (an append, a partition
+        overwrite): records in the table's properties that a write has begun, and, for an
+        append, the newest `mark_column` value before it. If the process dies before
+        cdc_write_finished, the next run sees it: cdc_repair_interrupted_writes (on-run-start)
+        takes an append back to the mark, history_plan rebuilds a history. A first build
+        (no table yet) records nothing. -#}
+    {%- if execute and model.resource_type == 'model' -%}
+        {%- set existing = adapter.get_relation(this.database, this.schema, this.identifier) -%}
+        {%- if existing is not none -%}
+            {%- set properties = {'cdc.write': 'started'} -%}
+            {%- if mark_column -%}
+                {%- set mark = run_query(
+                    'select cast(max(' ~ mark_column ~ ') as string) from ' ~ this
+                ).columns[0].values()[0] -%}
+                {%- do properties.update({'cdc.write.mark_column': mark_column,
+                                          'cdc.write.mark': mark or ''}) -%}
+            {%- endif -%}
+            {%- do run_query(cdc_set_table_properties(this, properties)) -%}
+        {%- endif -%}
+    {%- endif -%}
+    select 1 as write_started
+{% endmacro %}
