@@ -12,8 +12,9 @@ build at once and points here.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from python_udfs.metastore_lock import derby_database, held_by_another_process, lock_message
 from python_udfs.session import (
     SettingsError,
     build_spark_session,
@@ -28,7 +29,8 @@ from python_udfs.session import (
 _OFFLINE_COMMANDS = {"parse", "deps", "clean", "init", "debug", "ls", "list", "--version", "-h"}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, callbacks: Sequence[Callable[..., None]] = ()) -> int:
+    """Run `cdc-dbt <args>`; `callbacks` receive dbt's events (dbtRunner(callbacks=...))."""
     args = list(sys.argv[1:] if argv is None else argv)
     root = project_dir()
     if args and args[0] == "scaffold":
@@ -36,17 +38,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return scaffold(args[1:], root)
     prepare_environment(root)
-    if args and args[0] not in _OFFLINE_COMMANDS and args[0] != "--help":
+    opens_spark = bool(args) and args[0] not in _OFFLINE_COMMANDS and args[0] != "--help"
+    # `debug` builds no session here, but dbt's connection test opens the same metastore
+    if opens_spark or (args and args[0] == "debug"):
         try:
             _target, settings = spark_settings(root / "profiles", target_from_args(args))
         except SettingsError as error:
             print(f"cdc-dbt: {error}", file=sys.stderr)
             return 2
-        start_warm_up(build_spark_session(settings))
+        database = derby_database(settings)
+        if database is not None and held_by_another_process(database):
+            print(lock_message(database), file=sys.stderr)
+            return 3
+        if opens_spark:
+            start_warm_up(build_spark_session(settings))
 
     from dbt.cli.main import dbtRunner
 
-    result = dbtRunner().invoke(args)
+    result = dbtRunner(callbacks=list(callbacks)).invoke(args)
     if result.exception is not None and not result.success:
         print(f"cdc-dbt: {result.exception}", file=sys.stderr)
     return 0 if result.success else 1

@@ -1,0 +1,76 @@
+"""Is the embedded Derby metastore already booted by another process? Asked before Spark starts.
+
+Embedded Derby lets one process in. A second Spark that boots the same database does not fail
+at once: Hive retries, logs thousands of lines, and the real cause ("Another instance of Derby
+may have already booted the database") ends up buried. So `cdc-dbt` asks first: a booted
+Derby database holds an exclusive lock on `<database>/dbex.lck` (Java's FileChannel.tryLock,
+an fcntl record lock on Linux and macOS), which this module probes without keeping. A lock
+file left behind by a crashed process holds no lock and is not reported.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+CONNECTION_URL = "spark.hadoop.javax.jdo.option.ConnectionURL"
+_DERBY_URL = re.compile(r"jdbc:derby:(?P<rest>.*)", re.IGNORECASE)
+_SYSTEM_HOME = re.compile(r"-Dderby\.system\.home=(\S+)")
+
+
+def derby_database(settings: Mapping[str, str]) -> Path | None:
+    """The embedded Derby database directory the session settings point at, or None when the
+    metastore is not embedded Derby (a metastore service, PostgreSQL, Derby over network)."""
+    url = settings.get(CONNECTION_URL)
+    if url is None or settings.get("spark.hadoop.hive.metastore.uris"):
+        return None
+    match = _DERBY_URL.fullmatch(url.strip())
+    if match is None or match.group("rest").startswith("//"):
+        return None
+    parts = match.group("rest").split(";")
+    name = parts[0]
+    for attribute in parts[1:]:
+        key, _, value = attribute.partition("=")
+        if key.strip().lower() == "databasename":
+            name = value
+    if not name or name.startswith("memory:"):
+        return None
+    path = Path(name)
+    if not path.is_absolute():
+        home = _SYSTEM_HOME.search(settings.get("spark.driver.extraJavaOptions", ""))
+        path = Path(home.group(1) if home else os.getcwd()) / path
+    return path
+
+
+def held_by_another_process(database: Path) -> bool:
+    """True when another process has the database booted (holds dbex.lck's lock)."""
+    lock_file = database / "dbex.lck"
+    try:
+        handle = os.open(lock_file, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        if error.errno in (errno.EACCES, errno.EAGAIN):
+            return True
+        raise
+    else:
+        fcntl.lockf(handle, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(handle)
+
+
+def lock_message(database: Path) -> str:
+    """The one line cdc-dbt prints when the metastore is taken."""
+    return (
+        f"cdc-dbt: another process (a build, a test run, a notebook) has the embedded metastore "
+        f"{database} open, and embedded Derby lets one process in: wait for it to end, give "
+        f"this run its own CDC_LOCAL_DIR, or share a metastore database between processes "
+        f"(README 'Running on a cluster': CDC_METASTORE_URL or CDC_METASTORE_URIS)"
+    )
