@@ -221,6 +221,7 @@ def test_format_files_list_each_table_of_their_format(project: Project) -> None:
         "stg_qlik_ct__hr_baseline",
         "stg_qlik_ct__ledger",
         "stg_qlik_ct__ledger_baseline",
+        "stg_qlik_ct__landed_files",  # the format's own, listed once
     ]
     idm = yaml.safe_load((root / "models/staging/idm_jdbc/_idm_jdbc__sources.yml").read_text())
     assert [table["name"] for table in idm["sources"][0]["tables"]] == ["event_log", "person_copy"]
@@ -318,7 +319,11 @@ def test_files_of_a_table_no_longer_configured_are_removed(project: Project) -> 
     assert hand_written.exists(), "a file without the header is never removed"
     assert (root / "models/marts/person/dim_person_history.sql").exists()
     staging = models_of(root / "models/staging/qlik_ct/_qlik_ct__models.yml")
-    assert list(staging) == ["stg_qlik_ct__hr", "stg_qlik_ct__hr_baseline"]
+    assert list(staging) == [
+        "stg_qlik_ct__hr",
+        "stg_qlik_ct__hr_baseline",
+        "stg_qlik_ct__landed_files",
+    ]
 
 
 def test_a_format_without_tables_keeps_no_files(project: Project) -> None:
