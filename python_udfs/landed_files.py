@@ -8,6 +8,8 @@ the folder's reference file (the oldest readable one, by modification time then 
 
 * Parquet: the footer's schema (names and Arrow types), compared column by column;
 * CSV: the header record (BOM stripped, quoting as the reader options say), compared by name;
+* JSON Lines: the field names of the first record (a JSON object on the first non-blank
+  line), compared by name in any order (Spark matches JSON fields by name);
 * any format: a zero-byte file, an unreadable one, or one whose header does not decode.
 
 `inspect_folder` returns one `LandedFile` per file; `problem` is None for a file that may be
@@ -21,6 +23,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,8 +32,9 @@ from datetime import datetime
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-FORMATS = ("parquet", "csv")
+FORMATS = ("parquet", "csv", "json")
 HEADER_BYTES = 1 << 20  # a CSV header longer than 1 MiB is not a header
+RECORD_BYTES = 64 << 20  # a first JSON record longer than 64 MiB is not read
 UTF8_BOM = codecs.BOM_UTF8
 
 
@@ -97,11 +101,38 @@ def _csv_columns(
     return tuple((name, "string") for name in header)
 
 
+def _json_columns(filesystem: pafs.FileSystem, path: str) -> tuple[tuple[str, str], ...]:
+    """The field names of a JSON Lines file's first record (type 'string')."""
+    head = b""
+    with filesystem.open_input_file(path) as handle:
+        while True:
+            chunk = handle.read(HEADER_BYTES)
+            head += chunk
+            if head.startswith(UTF8_BOM):
+                head = head[len(UTF8_BOM) :]
+            lines = head.lstrip(b" \t\r\n").split(b"\n", 1)
+            if len(lines) > 1 or not chunk:
+                break
+            if len(head) >= RECORD_BYTES:
+                raise ValueError(f"first record longer than {RECORD_BYTES} bytes")
+    line = lines[0].strip()
+    if not line:
+        raise ValueError("no record")
+    record = json.loads(line.decode("utf-8"))
+    if not isinstance(record, dict):
+        raise ValueError("first record is not a JSON object")
+    return tuple((str(name), "string") for name in record)
+
+
 def column_differences(
-    columns: Sequence[tuple[str, str]], reference: Sequence[tuple[str, str]], compare_types: bool
+    columns: Sequence[tuple[str, str]],
+    reference: Sequence[tuple[str, str]],
+    compare_types: bool,
+    compare_order: bool = True,
 ) -> list[str]:
     """What differs between a file's columns and the reference's: missing, extra, retyped,
-    reordered. Names compare case-insensitively, as Spark resolves them."""
+    reordered (unless not `compare_order`). Names compare case-insensitively, as Spark
+    resolves them."""
     mine = {name.lower(): kind for name, kind in columns}
     theirs = {name.lower(): kind for name, kind in reference}
     reasons = []
@@ -116,7 +147,7 @@ def column_differences(
             expected = theirs.get(name.lower())
             if expected is not None and expected != kind:
                 reasons.append(f"column {name} is {kind}, the table's is {expected}")
-    if not missing and not extra:
+    if compare_order and not missing and not extra:
         order = [name.lower() for name, _ in columns]
         if order != [name.lower() for name, _ in reference]:
             reasons.append("columns in another order: " + ", ".join(name for name, _ in columns))
@@ -155,6 +186,8 @@ def inspect_folder(
             try:
                 if file_format == "parquet":
                     columns = _parquet_columns(filesystem, info.path)
+                elif file_format == "json":
+                    columns = _json_columns(filesystem, info.path)
                 else:
                     columns = _csv_columns(filesystem, info.path, options)
             except (OSError, ValueError, UnicodeDecodeError, csv.Error) as error:
@@ -167,7 +200,10 @@ def inspect_folder(
         is_reference = reference is not None and info is reference[0]
         if problem is None and reference is not None and not is_reference:
             reasons = column_differences(
-                columns, reference[1], compare_types=file_format == "parquet"
+                columns,
+                reference[1],
+                compare_types=file_format == "parquet",
+                compare_order=file_format != "json",
             )
             if reasons:
                 problem = (

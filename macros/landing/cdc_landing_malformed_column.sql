@@ -1,9 +1,9 @@
 {% macro cdc_landing_malformed_column(source_system) %}
-    {#- The column in which a system's landed CSV tables hold a record the reader could not
-        split into the header's fields (Spark's corrupt-record column), or none when the
-        system does not land CSV files. -#}
+    {#- The column in which a system's landed CSV or JSON Lines tables hold a record the
+        reader could not split into the header's fields or parse as a JSON object (Spark's
+        corrupt-record column), or none when the system lands neither. -#}
     {%- if var(source_system ~ '_landing') != 'files'
-          or var(source_system ~ '_landing_format', 'parquet') | lower != 'csv' -%}
+          or var(source_system ~ '_landing_format', 'parquet') | lower not in ['csv', 'json'] -%}
         {{ return(none) }}
     {%- endif -%}
     {%- set name = cdc_landing_reader_options(source_system).get('columnNameOfCorruptRecord') -%}

@@ -12,8 +12,16 @@
                                     a record with the wrong number of fields is kept whole
                                     in that column, and staging quarantines it
           encoding 'UTF-8'          a byte order mark is skipped
+        JSON Lines (json): one record per line, read PERMISSIVE into the declared string
+        columns, a line that is not a JSON object kept whole in _corrupt_record, UTF-8.
         Values are strings; every one reaches SQL through sql_string_literal. -#}
     {%- set file_format = var(source_system ~ '_landing_format', 'parquet') | lower -%}
+    {%- if file_format == 'json' -%}
+        {{ return({
+            'mode': 'PERMISSIVE',
+            'columnNameOfCorruptRecord': '_corrupt_record',
+            'encoding': 'UTF-8'}) }}
+    {%- endif -%}
     {%- if file_format != 'csv' -%}
         {{ return({}) }}
     {%- endif -%}

@@ -1,6 +1,7 @@
 {% macro cdc_validate_landing(source_system) %}
-    {#- files mode: var <system>_landing_root is set and <system>_landing_format is parquet
-        or csv, else the run stops saying which var to set. -#}
+    {#- files mode: var <system>_landing_root is set and <system>_landing_format is one the
+        system reads (parquet or csv; qlik_kafka: parquet or json, i.e. JSON Lines), else the
+        run stops saying which var to set. -#}
     {%- set root = var(source_system ~ '_landing_root', '') | trim -%}
     {%- set file_format = var(source_system ~ '_landing_format', 'parquet') | lower -%}
     {%- if root == '' -%}
@@ -9,9 +10,11 @@
             ~ source_system ~ "_landing_root is empty; pass --vars '{" ~ source_system
             ~ "_landing_root: /path/to/landing}'") }}
     {%- endif -%}
-    {%- if file_format not in ['parquet', 'csv'] -%}
+    {%- set formats = ['parquet', 'json'] if source_system == 'qlik_kafka'
+                      else ['parquet', 'csv'] -%}
+    {%- if file_format not in formats -%}
         {{ exceptions.raise_compiler_error(
-            "register_landed_tables: " ~ source_system ~ "_landing_format must be parquet or "
-            ~ "csv, got '" ~ file_format ~ "'") }}
+            "register_landed_tables: " ~ source_system ~ "_landing_format must be "
+            ~ formats | join(' or ') ~ ", got '" ~ file_format ~ "'") }}
     {%- endif -%}
 {% endmacro %}

@@ -153,3 +153,42 @@ def test_csv_dialect_follows_spark_options(
     options: dict[str, str], expected: dict[str, object]
 ) -> None:
     assert csv_dialect(options) == expected
+
+
+JSON_RECORD = b'{"topic": "t", "partition": 0, "offset": 1, "key": null, "value": "{}"}\n'
+
+
+def test_json_lines_files_are_judged_by_their_first_record(tmp_path: Path) -> None:
+    write(tmp_path / "part-0.json", b"", 100)  # zero-byte: never the reference
+    write(tmp_path / "part-1.json", JSON_RECORD + b"not json\n", 200)  # later lines: Spark's
+    write(
+        tmp_path / "part-2.json",
+        b'\xef\xbb\xbf\n{"value": "x", "key": "k", "offset": 2, "partition": 1, "topic": "t"}',
+        300,
+    )  # BOM, a blank first line, fields in another order, no final newline
+    write(tmp_path / "part-3.json", b'{"topic": "t", "value": "{}"}\n', 400)
+    write(tmp_path / "part-4.json", JSON_RECORD.replace(b'"key"', b'"kee"'), 500)
+    write(tmp_path / "part-5.json", b"[1, 2]\n", 600)
+    write(tmp_path / "part-6.json", b'{"topic": "t", \n', 700)
+    write(tmp_path / "part-7.json", b"\n\n", 800)
+    files = by_name(tmp_path, "json")
+
+    assert files["part-0.json"].problem == "zero-byte file: nothing to read"
+    assert files["part-1.json"].is_reference and files["part-1.json"].problem is None
+    assert files["part-1.json"].columns == tuple(
+        (name, "string") for name in ("topic", "partition", "offset", "key", "value")
+    )
+    assert files["part-2.json"].problem is None, "JSON fields match by name, in any order"
+    assert files["part-3.json"].problem == (
+        "json file does not match the table's columns (those of part-1.json): "
+        "lacks column partition, offset, key"
+    )
+    assert files["part-4.json"].problem == (
+        "json file does not match the table's columns (those of part-1.json): "
+        "lacks column key; has extra column kee"
+    )
+    assert files["part-5.json"].problem == (
+        "unreadable json file: first record is not a JSON object"
+    )
+    assert (files["part-6.json"].problem or "").startswith("unreadable json file: ")
+    assert files["part-7.json"].problem == "unreadable json file: no record"
