@@ -1,0 +1,449 @@
+{{
+    config(
+        enabled=cdc_source_system_enabled('qlik_kafka'),
+        pre_hook=["{{ cdc_write_started('loaded_at') }}"],
+        post_hook=["{{ cdc_write_finished() }}"]
+    )
+}}
+{#- One row per landed Kafka message of every Qlik topic (spec B.2 to B.4):
+    the value parsed as JSON, with or without the atMSG envelope, into a
+    metadata (MD) or data (DT) message; headers typed; data and beforeData as
+    text maps. envelope_error holds what is wrong without looking at metadata.
+    Append-only: a run stages the messages whose (topic, partition, offset,
+    value) is not staged yet, so a batch landed again is not staged twice. #}
+{%- set metadata_topic = var('qlik_kafka_metadata_topic') %}
+{#- files mode, JSON Lines: the reader's corrupt-record column (a line that is
+    not a JSON object), quarantined with its own reason #}
+{%- set malformed = cdc_landing_malformed_column('qlik_kafka') %}
+{%- set topics = {} %}
+{%- for table_name in cdc_tables_of('qlik_kafka') %}
+{%- do topics.update({qlik_kafka_topic(table_name): table_name}) %}
+{%- endfor %}
+{%- set payload_type -%}
+data: map<string, string>,
+beforeData: map<string, string>,
+headers: map<string, string>,
+schema: string,
+table: string,
+schemaId: string,
+lineage: map<string, string>,
+tableStructure: struct<
+    tableColumns: map<string, struct<
+        ordinal: string, type: string, length: string, precision: string,
+        scale: string, primaryKeyPosition: string
+    >>
+>
+{%- endset %}
+{%- set value_type = 'struct<magic: string, type: string, message: struct<'
+    ~ payload_type ~ '>, ' ~ payload_type ~ '>' %}
+{%- for topic in topics %}
+{{ depends_on_landing_seed(topic, 'qlik_kafka') }}
+{%- endfor %}
+{{ depends_on_landing_seed(metadata_topic, 'qlik_kafka') }}
+
+with
+
+{% for topic, table_name in topics.items() -%}
+{{ topic }}_landed as (
+
+    select
+        {{ sql_string_literal(topic) }} as landed_table,
+        {{ sql_string_literal(table_name) }} as topic_table,
+        landed.*
+    from {{ source('qlik_kafka', topic) }} as landed
+    where {{ cdc_landing_files_filter('qlik_kafka', topic, 'landed') }}
+
+),
+
+{% endfor -%}
+metadata_landed as (
+
+    select
+        {{ sql_string_literal(metadata_topic) }} as landed_table,
+        cast(null as string) as topic_table,
+        landed.*
+    from {{ source('qlik_kafka', 'metadata') }} as landed
+    where
+        {{ cdc_landing_files_filter('qlik_kafka', metadata_topic, 'landed') }}
+
+),
+
+landed as (
+
+    -- noqa: disable=RF06
+    {% for topic in topics -%}
+    select
+        {{ topic }}_landed.landed_table,
+        {{ topic }}_landed.topic_table,
+        cast({{ topic }}_landed.`topic` as string) as topic,
+        cast({{ topic }}_landed.`partition` as int) as kafka_partition,
+        cast({{ topic }}_landed.`offset` as bigint) as kafka_offset,
+        cast({{ topic }}_landed.`key` as string) as message_key,
+        cast({{ topic }}_landed.`value` as string) as message_value,
+        cast({{ topic }}_landed.`timestamp` as timestamp) as kafka_timestamp,
+        {% if malformed -%}
+        {{ topic }}_landed.{{ malformed }} as malformed_record
+        {%- else -%}
+        cast(null as string) as malformed_record
+        {%- endif %}
+    from {{ topic }}_landed
+    union all
+    {% endfor -%}
+    select
+        metadata_landed.landed_table,
+        metadata_landed.topic_table,
+        cast(metadata_landed.`topic` as string) as topic,
+        cast(metadata_landed.`partition` as int) as kafka_partition,
+        cast(metadata_landed.`offset` as bigint) as kafka_offset,
+        cast(metadata_landed.`key` as string) as message_key,
+        cast(metadata_landed.`value` as string) as message_value,
+        cast(metadata_landed.`timestamp` as timestamp) as kafka_timestamp,
+        {% if malformed -%}
+        metadata_landed.{{ malformed }} as malformed_record
+        {%- else -%}
+        cast(null as string) as malformed_record
+        {%- endif %}
+    from metadata_landed
+    -- noqa: enable=RF06
+
+),
+
+hashed as (
+
+    select
+        landed.*,
+        sha2(
+            coalesce(landed.message_value, landed.malformed_record, ''), 256
+        ) as value_hash,
+        concat_ws(
+            '/',
+            coalesce(landed.topic, landed.landed_table),
+            cast(landed.kafka_partition as string),
+            cast(landed.kafka_offset as string)
+        ) as message_id
+    from landed
+
+),
+
+copies_numbered as (
+
+    {# a message is what Kafka delivered at (topic, partition, offset); the same
+       value at the same place landed again (a file copied twice, a replayed
+       batch) is staged once #}
+    select
+        hashed.*,
+        row_number() over (
+            partition by
+                hashed.landed_table,
+                hashed.kafka_partition,
+                hashed.kafka_offset,
+                hashed.value_hash
+            order by hashed.kafka_timestamp
+        ) as copy_number
+    from hashed
+
+),
+
+new_messages as (
+
+    select copies_numbered.*
+    from copies_numbered
+    {% if is_incremental() %}
+    left anti join {{ this }} as staged
+        on
+            copies_numbered.landed_table = staged.landed_table
+            and coalesce(copies_numbered.kafka_partition, -1)
+            = coalesce(staged.kafka_partition, -1)
+            and coalesce(copies_numbered.kafka_offset, -1)
+            = coalesce(staged.kafka_offset, -1)
+            and copies_numbered.value_hash = staged.value_hash
+    {% endif %}
+    where copies_numbered.copy_number = 1
+
+),
+
+parsed as (
+
+    select
+        new_messages.*,
+        try_parse_json(new_messages.message_value) as value_variant,
+        from_json(
+            new_messages.message_value, {{ sql_string_literal(value_type) }}
+        ) as value_parsed
+    from new_messages
+
+),
+
+-- noqa: disable=CP02, RF04
+unwrapped as (
+
+    select
+        parsed.*,
+        ---------- envelope (spec B.2)
+        parsed.value_parsed.magic is not null
+        or parsed.value_parsed.message is not null as is_enveloped,
+        parsed.value_parsed.magic as envelope_magic,
+        parsed.value_parsed.type as envelope_type,
+        case
+            when
+                parsed.value_parsed.magic is not null
+                or parsed.value_parsed.message is not null
+                then parsed.value_parsed.message
+            else named_struct(
+                'data', parsed.value_parsed.data,
+                'beforeData', parsed.value_parsed.beforeData,
+                'headers', parsed.value_parsed.headers,
+                'schema', parsed.value_parsed.schema,
+                'table', parsed.value_parsed.table,
+                'schemaId', parsed.value_parsed.schemaId,
+                'lineage', parsed.value_parsed.lineage,
+                'tableStructure', parsed.value_parsed.tableStructure
+            )
+        end as payload
+    from parsed
+
+),
+
+typed as (
+
+    select
+        ---------- where Kafka delivered it
+        unwrapped.landed_table,
+        unwrapped.topic,
+        unwrapped.kafka_partition,
+        unwrapped.kafka_offset,
+        unwrapped.message_id,
+        unwrapped.message_key,
+        unwrapped.message_value,
+        unwrapped.value_hash,
+        unwrapped.kafka_timestamp,
+        unwrapped.malformed_record,
+
+        ---------- what kind of message
+        unwrapped.is_enveloped,
+        unwrapped.envelope_magic,
+        case
+            when unwrapped.is_enveloped then unwrapped.envelope_type
+            when
+                unwrapped.payload.lineage is not null
+                or unwrapped.payload.tableStructure is not null
+                then 'MD'
+            when
+                unwrapped.payload.headers is not null
+                or unwrapped.payload.data is not null
+                or unwrapped.payload.beforeData is not null
+                then 'DT'
+        end as message_type,
+
+        ---------- metadata message (spec B.3)
+        unwrapped.payload.schemaId as schema_id,
+        unwrapped.payload.lineage['server'] as lineage_server,
+        unwrapped.payload.lineage['task'] as lineage_task,
+        unwrapped.payload.lineage['schema'] as lineage_schema,
+        unwrapped.payload.lineage['table'] as lineage_table,
+        unwrapped.payload.lineage['tableVersion'] as table_version_text,
+        try_cast(
+            unwrapped.payload.lineage['tableVersion'] as int
+        ) as table_version,
+        try_cast(
+            unwrapped.payload.lineage['timestamp'] as timestamp
+        ) as lineage_at,
+        unwrapped.payload.tableStructure.tableColumns as table_columns,
+
+        ---------- data message (spec B.4)
+        unwrapped.payload.schema as message_schema,
+        unwrapped.payload.table as message_table,
+        coalesce(
+            unwrapped.topic_table, lower(unwrapped.payload.table)
+        ) as source_table,
+        unwrapped.payload.headers['operation'] as operation,
+        unwrapped.payload.headers['changeSequence'] as change_seq,
+        try_cast(
+            concat(
+                substr(unwrapped.payload.headers['changeSequence'], 1, 4), '-',
+                substr(unwrapped.payload.headers['changeSequence'], 5, 2), '-',
+                substr(unwrapped.payload.headers['changeSequence'], 7, 2), ' ',
+                substr(unwrapped.payload.headers['changeSequence'], 9, 2), ':',
+                substr(unwrapped.payload.headers['changeSequence'], 11, 2), ':',
+                substr(unwrapped.payload.headers['changeSequence'], 13, 2), '.',
+                substr(unwrapped.payload.headers['changeSequence'], 15, 2)
+            ) as timestamp
+        ) as change_seq_at,
+        try_cast(
+            unwrapped.payload.headers['timestamp'] as timestamp
+        ) as op_ts,
+        unwrapped.payload.headers['streamPosition'] as stream_position,
+        unwrapped.payload.headers['transactionId'] as transaction_id,
+        unwrapped.payload.headers['changeMask'] as change_mask,
+        unwrapped.payload.headers['columnMask'] as column_mask,
+        unwrapped.payload.headers['externalSchemaId'] as external_schema_id,
+        try_cast(
+            unwrapped.payload.headers['transactionEventCounter'] as bigint
+        ) as transaction_event_counter,
+        try_cast(
+            unwrapped.payload.headers['transactionLastEvent'] as boolean
+        ) as is_transaction_last_event,
+        unwrapped.payload.data,
+        unwrapped.payload.beforeData as before_data,
+        unwrapped.payload.headers,
+        unwrapped.topic_table,
+        unwrapped.value_variant,
+        unwrapped.value_parsed
+    from unwrapped
+
+),
+
+-- noqa: enable=CP02, RF04
+judged as (
+
+    select
+        typed.* except (topic_table, value_variant, value_parsed),
+
+        ---------- judgement without metadata (spec B.8)
+        nullif(concat_ws(
+            '; ',
+            case
+                when typed.malformed_record is not null
+                    then 'landed line is not a JSON object (JSON Lines file)'
+                when typed.message_value is null then 'message has no value'
+                when typed.value_variant is null then 'value is not JSON'
+                when
+                    schema_of_variant(typed.value_variant) not like 'OBJECT%'
+                    then 'value is not a JSON object'
+                when
+                    typed.is_enveloped
+                    and coalesce(typed.envelope_magic, '') != 'atMSG'
+                    then concat(
+                        'envelope magic is ',
+                        coalesce(typed.envelope_magic, 'missing'),
+                        ', not atMSG'
+                    )
+                when
+                    typed.message_type is null
+                    or typed.message_type not in ('MD', 'DT')
+                    then concat(
+                        'message type ',
+                        coalesce(typed.message_type, 'unknown'),
+                        ' is neither MD nor DT'
+                    )
+            end,
+            case
+                when typed.kafka_partition is null or typed.kafka_offset is null
+                    then 'partition or offset missing'
+            end,
+            case
+                when typed.message_type = 'MD' and typed.table_version is null
+                    then concat(
+                        'metadata tableVersion ',
+                        coalesce(typed.table_version_text, 'missing'),
+                        ' is not an integer'
+                    )
+            end,
+            case
+                when typed.message_type = 'MD' and typed.lineage_table is null
+                    then 'metadata names no table'
+            end,
+            case
+                when typed.message_type = 'MD' and typed.table_columns is null
+                    then 'metadata has no tableColumns'
+            end,
+            case
+                when typed.message_type != 'DT' then null
+                when typed.source_table is null
+                    then 'data message names no table'
+                when
+                    typed.topic_table is not null
+                    and typed.message_table is not null
+                    and lower(typed.message_table) != typed.topic_table
+                    then concat(
+                        'message names table ', typed.message_table,
+                        ' but topic ', typed.landed_table, ' carries ',
+                        typed.topic_table
+                    )
+                when
+                    typed.topic_table is null
+                    and not array_contains(
+                        {{ sql_string_array(cdc_tables_of('qlik_kafka')) }},
+                        typed.source_table
+                    )
+                    then concat(
+                        'data message for table ', typed.message_table,
+                        ', which is not a qlik_kafka table of var cdc_tables'
+                    )
+            end,
+            case
+                when typed.message_type != 'DT' then null
+                when typed.operation is null then 'operation missing'
+                when
+                    typed.operation
+                    not in ('REFRESH', 'INSERT', 'UPDATE', 'DELETE')
+                    then concat(
+                        'operation ', typed.operation,
+                        ' is not REFRESH, INSERT, UPDATE or DELETE'
+                    )
+            end,
+            case
+                when
+                    typed.message_type = 'DT'
+                    and typed.operation in ('INSERT', 'UPDATE', 'DELETE')
+                    then nullif(concat_ws(
+                        '; ',
+                        case
+                            when typed.change_seq is null
+                                then 'CDC operation without changeSequence'
+                            when
+                                not typed.change_seq rlike '^[0-9]{35}$'
+                                or typed.change_seq_at is null
+                                then concat(
+                                    'changeSequence ', typed.change_seq,
+                                    ' is not 35 digits starting with a time'
+                                )
+                        end,
+                        case
+                            when typed.transaction_id is null
+                                then 'CDC operation without transactionId'
+                        end,
+                        case
+                            when
+                                typed.headers['transactionEventCounter']
+                                is not null
+                                and typed.transaction_event_counter is null
+                                then 'transactionEventCounter is not an integer'
+                        end,
+                        case
+                            when
+                                typed.headers['transactionLastEvent']
+                                is not null
+                                and typed.is_transaction_last_event is null
+                                then 'transactionLastEvent is not a boolean'
+                        end,
+                        case
+                            when
+                                typed.headers['timestamp'] is not null
+                                and typed.op_ts is null
+                                then concat(
+                                    'timestamp ', typed.headers['timestamp'],
+                                    ' is not a time'
+                                )
+                        end
+                    ), '')
+            end,
+            case
+                when typed.message_type != 'DT' then null
+                when
+                    typed.operation in ('REFRESH', 'INSERT', 'UPDATE')
+                    and typed.data is null
+                    then concat(typed.operation, ' without data')
+                when
+                    typed.operation = 'DELETE'
+                    and typed.data is null
+                    and typed.before_data is null
+                    then 'DELETE without data or beforeData'
+            end
+        ), '') as envelope_error,
+        current_timestamp() as loaded_at
+    from typed
+
+)
+
+select * from judged

@@ -1,0 +1,370 @@
+"""End-to-end proof for Qlik Kafka messages: simulated topics in, `dbt build`, point-in-time
+state out (spec B).
+
+The truth is `cdc_simulator`: the same seeded table model as the change-table proof, published
+by `cdc_simulator.qlik_kafka` as Qlik Replicate's Kafka target would (metadata messages per
+table version, REFRESH baseline, data messages with and without the atMSG envelope, hex masks
+in big-endian byte order, columns not captured, LOB columns outside changeMask, DELETEs from
+data or beforeData, transaction fields) on three partitions per topic, so offsets disagree
+with change order. Tables: the project's two Kafka tables, customer and order_item (their
+topics are the sources the scaffold wrote), with simulated columns: customer widened to 10
+columns (hostile text in name), order_item with 9 (a date, a timestamp, an NCLOB and a BLOB),
+so masks take two bytes. Each table gets three versions; each later version moves a column
+to the last ordinal, so a mask decoded with the wrong version names the wrong column.
+
+* batch 1: the metadata of versions 1 and 2, the REFRESH baseline, the first changes WITHOUT a
+  few late ones, split over files in shuffled order, some file rows landed twice and some
+  messages produced twice (new offsets);
+* batch 2: version 3's metadata and a copy of an older one, the remaining changes, the late
+  changes (older than batch 1's newest), and copies of batch-1 messages produced again.
+
+After batch 1, `<table>_as_of('latest')` equals the model without the late changes and the
+transactions the late changes leave open are exactly those flagged `transaction_incomplete`.
+After batch 2, `<table>_as_of(point)` equals the model at change sequences inside a
+transaction, after key updates, a delete, a re-insert, a late change and around each version
+change, and at times; `dim_<table>_current` equals the final state; nothing is quarantined
+and no transaction is left incomplete. A third build lands the same messages as JSON Lines
+files with a bad line and a file of other fields, both quarantined.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+from state_check import check
+from test_qlik_ct_proof import Point, choose_late
+
+from cdc_simulator.qlik_kafka import KafkaOptions, Message, Producer, write_topics
+from cdc_simulator.table_model import (
+    Change,
+    ColumnSpec,
+    Key,
+    Simulation,
+    State,
+    TableSpec,
+    format_time_point,
+    replay,
+    simulate,
+    widened,
+)
+
+SEED = 20240302
+CHANGES = 420
+KEYS = 50
+SCHEMA = "kafka_proof"
+BATCH_1_SHARE = 0.6
+# The project's two Kafka tables (their topics are the sources the scaffold wrote), with
+# simulated columns: customer widened to 10 columns and order_item with 9, so masks take two
+# bytes; hostile text in customer.name, an NCLOB and a BLOB in order_item.
+CUSTOMER = TableSpec(
+    name="customer",
+    columns=(
+        ColumnSpec("id", "int32"),
+        ColumnSpec("name", "string", hostile=True),
+        ColumnSpec("email", "string", nullable=True),
+        ColumnSpec("phone", "string", nullable=True),
+    ),
+    key_columns=("id",),
+)
+ORDER_ITEM = TableSpec(
+    name="order_item",
+    columns=(
+        ColumnSpec("order_id", "int32"),
+        ColumnSpec("item_no", "int32"),
+        ColumnSpec("qty", "int64"),
+        ColumnSpec("price", "decimal(10,2)"),
+        ColumnSpec("due_on", "date", nullable=True),
+        ColumnSpec("shipped_at", "timestamp", nullable=True),
+        ColumnSpec("note", "string", nullable=True),
+        ColumnSpec("remark", "string", nullable=True),
+        ColumnSpec("label", "binary", nullable=True),
+    ),
+    key_columns=("order_id", "item_no"),
+)
+TABLES = (*widened((CUSTOMER,), 6, 6), ORDER_ITEM)
+TOPICS = {"customer": "kafka_sales_customer", "order_item": "kafka_sales_order_item"}
+OPTIONS = KafkaOptions(
+    source_schema="SALES",
+    topic_prefix="kafka_sales_",
+    byte_order="big",
+    versions=3,
+    lob_columns={"order_item": ("remark", "label")},
+)
+
+
+def dbt_vars(root: Path) -> dict[str, object]:
+    return {
+        "cdc_tables": {
+            spec.name: {
+                "source_system": "qlik_kafka",
+                "source_schema": OPTIONS.source_schema,
+                "topic": OPTIONS.topic(spec.name),
+                "key_columns": list(spec.key_columns),
+                "columns": {column.name: {"type": column.spark_type} for column in spec.columns},
+            }
+            for spec in TABLES
+        },
+        "qlik_kafka_landing": "files",
+        "qlik_kafka_landing_root": str(root),
+        "qlik_kafka_landing_format": "parquet",
+        "qlik_kafka_schema": "kafka_proof_raw",
+        "qlik_kafka_metadata_topic": OPTIONS.metadata_topic,
+        "qlik_kafka_task": OPTIONS.task,
+        "qlik_kafka_hex_mask_byte_order": OPTIONS.byte_order,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# the scenario (pure Python, checked without Spark below)
+
+
+@dataclass
+class Scenario:
+    sim: Simulation
+    producer: Producer
+    batch_1: list[Message]
+    batch_2: list[Message]
+    late: list[Change]
+    after_batch_1: State
+    open_after_batch_1: set[str]
+    points: list[Point] = field(default_factory=list)
+
+
+def build_scenario() -> Scenario:
+    sim = simulate(CHANGES, keys=KEYS, seed=SEED, tables=TABLES)
+    rng = random.Random(SEED)
+    producer = Producer(sim, OPTIONS, seed=SEED)
+    cut, delivered = 0, 0
+    for transaction in sim.transactions():
+        if delivered >= BATCH_1_SHARE * len(sim.changes):
+            break
+        delivered += len(transaction)
+        cut = delivered
+    late = choose_late(sim, sim.changes[:cut], rng)
+    late_seqs = {change.change_seq for change in late}
+    newest_of_batch_1 = sim.changes[cut - 1].commit_time
+
+    metadata = producer.metadata()  # published first, as Replicate does before the data
+    baseline = producer.baseline()
+    messages = producer.changes(sim.changes)  # one per change, in change order
+    batch_1_changes = [m for m in messages[:cut] if m.change_seq not in late_seqs]
+    batch_1 = [
+        *(m for m in metadata if m.timestamp <= newest_of_batch_1),
+        *baseline,
+        *batch_1_changes,
+    ]
+    batch_1 += [producer.redeliver(m) for m in rng.sample(batch_1_changes, 5)]
+    batch_2 = [
+        *(m for m in metadata if m.timestamp > newest_of_batch_1),
+        producer.redeliver(metadata[0]),
+        producer.redeliver(baseline[len(baseline) // 2]),
+        *messages[cut:],
+        *(m for m in messages[:cut] if m.change_seq in late_seqs),
+        *(producer.redeliver(m) for m in rng.sample(batch_1_changes, 6)),
+    ]
+    batch_1_model = [change for change in sim.changes[:cut] if change.change_seq not in late_seqs]
+    sizes = {t[0].transaction_id: len(t) for t in sim.transactions()}
+    scenario = Scenario(
+        sim=sim,
+        producer=producer,
+        batch_1=batch_1,
+        batch_2=batch_2,
+        late=late,
+        after_batch_1=replay(sim.tables, sim.baseline, batch_1_model),
+        open_after_batch_1={c.transaction_id for c in late if sizes[c.transaction_id] > 1},
+    )
+    scenario.points = choose_points(sim, late) + version_points(sim, producer)
+    return scenario
+
+
+def choose_points(sim: Simulation, late: list[Change]) -> list[Point]:
+    """Change sequences and times that probe the hard cases, with the model's state at each."""
+    changes, transactions = sim.changes, sim.transactions()
+    picked: list[tuple[str, list[Change]]] = [
+        (
+            "inside a multi-change transaction",
+            [t[len(t) // 2 - 1] for t in transactions if len(t) >= 3],
+        ),
+        ("right after a delete", [c for c in changes[len(changes) // 2 :] if c.op == "D"]),
+        ("on a late (out-of-order) change", late),
+    ]
+    for spec in sim.tables:
+        key_updates = [c for c in changes if c.table == spec.name and c.is_key_update(spec)]
+        picked.append((f"right after a key update of {spec.name}", key_updates))
+    deleted: set[tuple[str, Key]] = set()
+    reinserts = []
+    for change in changes:
+        key = (change.table, sim.spec(change.table).key_of(change.row))
+        if change.op == "D":
+            deleted.add(key)
+        elif change.op == "I" and key in deleted:
+            reinserts.append(change)
+    picked.append(("right after a re-insert of a deleted key", reinserts))
+    points = []
+    for label, matches in picked:
+        assert matches, f"the simulation has no change for point '{label}'; change SEED"
+        change_seq = matches[len(matches) // 2].change_seq
+        points.append(Point(label, change_seq, sim.state_at(change_seq)))
+    shared = [
+        a[0].commit_time for a, b in pairwise(transactions) if a[0].commit_time == b[0].commit_time
+    ]
+    gaps = [
+        a[0].commit_time + timedelta(milliseconds=10)
+        for a, b in pairwise(transactions)
+        if b[0].commit_time - a[0].commit_time >= timedelta(milliseconds=30)
+    ]
+    assert shared and gaps, "no shared commit time or no gap; change SEED"
+    for label, moment in (
+        ("time shared by transactions", shared[len(shared) // 2]),
+        ("time between commits", gaps[len(gaps) // 3]),
+    ):
+        text = format_time_point(moment)
+        points.append(Point(f"{label} {text}", text, sim.state_at_time(text)))
+    return points
+
+
+def version_points(sim: Simulation, producer: Producer) -> list[Point]:
+    """The first change under each later table version, and the change just before it."""
+    points = []
+    for table, versions in producer.versions.items():
+        for version in versions[1:]:
+            index = next(i for i, c in enumerate(sim.changes) if c.commit_time >= version.starts_at)
+            for label, change in (("before", sim.changes[index - 1]), ("at", sim.changes[index])):
+                points.append(
+                    Point(
+                        f"{label} {table} version {version.version}",
+                        change.change_seq,
+                        sim.state_at(change.change_seq),
+                    )
+                )
+    unique: dict[str, Point] = {}
+    for point in points:
+        unique.setdefault(point.value, point)
+    return list(unique.values())
+
+
+def test_kafka_proof_scenario_is_well_formed() -> None:
+    """The generator half of the proof, without Spark."""
+    scenario = build_scenario()
+    sim = scenario.sim
+    data_1 = [m for m in scenario.batch_1 if m.change_seq]
+    data_2 = [m for m in scenario.batch_2 if m.change_seq]
+    newest_of_batch_1 = max(m.change_seq for m in data_1)  # type: ignore[type-var]
+    assert scenario.late and all(c.change_seq < newest_of_batch_1 for c in scenario.late)
+    assert {m.change_seq for m in data_1} | {m.change_seq for m in data_2} == {
+        c.change_seq for c in sim.changes
+    }
+    assert len(data_1) + len(data_2) > len(sim.changes), "some messages are delivered twice"
+    assert scenario.after_batch_1 != sim.state_at(newest_of_batch_1), "late changes matter"
+    assert scenario.open_after_batch_1, "a late change leaves its transaction open"
+    # every version's metadata lands no later than its first data message
+    md_1 = [m for m in scenario.batch_1 if m.operation == "MD"]
+    md_2 = [m for m in scenario.batch_2 if m.operation == "MD"]
+    assert len(md_1) == 2 * len(TABLES) and len(md_2) == len(TABLES) + 1
+    # offsets disagree with change order
+    places = {(m.topic, m.partition) for m in data_1}
+    assert len(places) == 3 * len(TABLES)
+    assert len(scenario.points) >= 12
+    labels = [point.label for point in scenario.points]
+    assert any(label.startswith("at customer version 3") for label in labels)
+    assert {OPTIONS.topic(spec.name) for spec in TABLES} == set(TOPICS.values())
+
+
+@pytest.mark.e2e
+@pytest.mark.spark
+def test_qlik_kafka_messages_prove_point_in_time_state(
+    tmp_path: Path, spark: Any, run_dbt: Any
+) -> None:
+    scenario = build_scenario()
+    root = tmp_path / "topics"
+    build = ["build", "--exclude", "test_type:unit"]
+
+    write_topics(root, scenario.batch_1, files=3, duplicates=0.03, seed=SEED)
+    run_dbt(build, schema=SCHEMA, vars=dbt_vars(root))
+    failures: list[str] = []
+    for spec in TABLES:
+        failures += check(
+            spark,
+            spec,
+            f"{SCHEMA}.{spec.name}_as_of('latest')",
+            scenario.after_batch_1[spec.name],
+            "after batch 1, late changes not yet delivered",
+        )
+    assert not failures, "\n".join(failures)
+    assert quarantined(spark) == []
+    assert incomplete_transactions(spark) == scenario.open_after_batch_1
+
+    write_topics(root, scenario.batch_2, files=2, duplicates=0.03, seed=SEED + 1)
+    run_dbt(build, schema=SCHEMA, vars=dbt_vars(root))
+    final = scenario.sim.final
+    for spec in TABLES:
+        for point in scenario.points:
+            failures += check(
+                spark,
+                spec,
+                f"{SCHEMA}.{spec.name}_as_of('{point.value}')",
+                point.expected[spec.name],
+                point.label,
+            )
+        failures += check(
+            spark, spec, f"{SCHEMA}.dim_{spec.name}_current", final[spec.name], "final state"
+        )
+    assert not failures, "\n".join(failures)
+    assert quarantined(spark) == []
+    assert incomplete_transactions(spark) == set()
+    changes = spark.sql(
+        f"select count(*) from {SCHEMA}.fct_cdc_changes where not is_snapshot"
+    ).first()[0]
+    assert changes == len(scenario.sim.changes), "each change logged once despite the copies"
+
+
+def quarantined(spark: Any) -> list[tuple[str, str]]:
+    rows = spark.sql(f"select raw_key, reason from {SCHEMA}.fct_cdc_quarantine").collect()
+    return sorted((row[0], row[1]) for row in rows)
+
+
+def incomplete_transactions(spark: Any) -> set[str]:
+    rows = spark.sql(
+        f"select distinct txn_id from {SCHEMA}.fct_cdc_changes"
+        " where array_contains(flags, 'transaction_incomplete')"
+    ).collect()
+    return {row[0] for row in rows}
+
+
+@pytest.mark.e2e
+@pytest.mark.spark
+def test_qlik_kafka_json_lines_landing(tmp_path: Path, spark: Any, run_dbt: Any) -> None:
+    """The same messages landed as JSON Lines topic files (qlik_kafka_landing_format: json),
+    one build: the state equals the model's; a line that is not JSON and a file with other
+    fields are quarantined, each with its reason, and nothing else is."""
+    scenario = build_scenario()
+    root = tmp_path / "topics"
+    write_topics(root, [*scenario.batch_1, *scenario.batch_2], files=3, fmt="json", seed=SEED)
+    topic = root / OPTIONS.topic("customer")
+    good = next(line for line in (topic / "part-00000.json").read_text().splitlines())
+    (topic / "part-00003.json").write_text(good + "\n{not json\n", encoding="utf-8")
+    (topic / "part-00004.json").write_text('{"topic": "x", "value": "{}"}\n', encoding="utf-8")
+    variables = {**dbt_vars(root), "qlik_kafka_landing_format": "json"}
+    variables["qlik_kafka_schema"] = "kafka_json_raw"
+    run_dbt(["build", "--exclude", "test_type:unit"], schema="kafka_json", vars=variables)
+    failures: list[str] = []
+    for spec in TABLES:
+        failures += check(
+            spark,
+            spec,
+            f"kafka_json.{spec.name}_as_of('latest')",
+            scenario.sim.final[spec.name],
+            "JSON Lines landing, latest",
+        )
+    assert not failures, "\n".join(failures)
+    rows = spark.sql("select raw_key, reason from kafka_json.fct_cdc_quarantine").collect()
+    reasons = sorted(row[1] for row in rows)
+    assert len(reasons) == 2, reasons
+    assert reasons[0].startswith("landed file kept out: json file does not match"), reasons
+    assert "landed line is not a JSON object (JSON Lines file)" in reasons[1], reasons
