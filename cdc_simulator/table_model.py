@@ -67,12 +67,17 @@ class ColumnSpec:
     """For a string column: values are what real sources hold and text landings get wrong
     (HOSTILE_TEXTS: quotes, "", newlines, empty strings, separators, 50 K characters); as a
     key, ordinals wrapped in , ; ' + " = \\ < >."""
+    extent: bool = False
+    """For a string column: an OpenEdge extent (array) field in its SQL text form, 1 to 5
+    words joined by ';' (spec D.6)."""
 
     def __post_init__(self) -> None:
         if self.width < 0 or (self.width and self.type != "string"):
             raise ValueError(f"column {self.name}: width is for string columns, >= 0")
         if self.hostile and (self.type != "string" or self.width):
             raise ValueError(f"column {self.name}: hostile is for string columns without width")
+        if self.extent and (self.type != "string" or self.width or self.hostile):
+            raise ValueError(f"column {self.name}: extent is for plain string columns")
         if self.type not in _SIMPLE_TYPES and _DECIMAL_TYPE.fullmatch(self.type) is None:
             raise ValueError(f"column {self.name}: unknown type {self.type!r}")
         if self.is_decimal and not 0 <= self.scale <= self.precision <= 38:
@@ -735,6 +740,9 @@ def _random_value(rng: random.Random, column: ColumnSpec) -> object:
         return int(rng.random() * 5000) if rng.random() < 0.9 else rng.randint(-5000, 10**6)
     if kind == "binary":
         return rng.randbytes(1 + int(rng.random() * 64))
+    if kind == "string" and column.extent:
+        count = 1 + int(rng.random() * 5)
+        return ";".join(_WORDS[int(rng.random() * len(_WORDS))] for _ in range(count))
     if kind == "string" and column.hostile and rng.random() < 0.6:
         # the 50 K text is rare: it is big
         pool = HOSTILE_TEXTS if rng.random() < 0.03 else HOSTILE_TEXTS[:-1]
