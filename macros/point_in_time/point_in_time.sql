@@ -2,14 +2,20 @@
     {#- The whole body of dim_<table>_as_of: a view of the table at var('as_of') (default
         'latest'), and, as a post-hook, the persistent table function
         <schema>.<table>_as_of(point STRING) (create_as_of_function), so any point is a
-        query, not a rebuild:  select * from cdc.employees_as_of('2024-03-01 12:05:00')
+        query, not a rebuild:  select * from cdc.employees_as_of('2024-03-01 12:05:00');
+        and <schema>.<table>_as_of_consistent(point STRING), its transaction-consistent
+        mode (only complete transactions, cdc_consistent_point).
         Disabled when the table is not in var cdc_tables. -#}
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
     {#- the hook stays Jinja until run time, when the table's columns are known -#}
-    {%- set hook = "{{ create_as_of_function(" ~ sql_string_literal(table_name) ~ ") }}" -%}
-    {{ config(materialized='view', post_hook=[hook]) }}
+    {%- set name = sql_string_literal(table_name) -%}
+    {%- set hook = "{{ create_as_of_function(" ~ name ~ ") }}" -%}
+    {%- set consistent_hook = "{{ create_as_of_function(" ~ name ~ ", consistent=true) }}" -%}
+    {{ config(materialized='view', post_hook=[hook, consistent_hook]) }}
+    {#- the consistent function reads the format's canonical log (cdc_consistent_point) #}
+    -- depends_on: {{ ref('int_' ~ cdc_table_config(table_name).source_system ~ '__changes_canonical') }}
     {{ point_in_time_query(table_name, sql_string_literal(var('as_of'))) }}
     {%- endif -%}
 {% endmacro %}

@@ -1,4 +1,4 @@
-{% macro point_in_time_query(table_name, point, columns=none) %}
+{% macro point_in_time_query(table_name, point, columns=none, point_query=none) %}
     {#- Each key's row of `table_name` as it stood at `point` (see cdc_point_filter), with
         its previous image, by the before-image left outer join of seed 000 on the table's
         typed images (int_<table>__change_images): the left side scans the images up to the
@@ -6,12 +6,22 @@
         before-image ('B') of that same change. Keys whose latest image is a delete, a key
         move or precedes a TRUNCATE are absent. Only the images after the last TRUNCATE are
         read, and a row shows the key's merged state at its latest image (cdc_state_images),
-        so columns an image lacks are carried forward. -#}
+        so columns an image lacks are carried forward. With point_query (a query of one row
+        whose column `point` is the point, e.g. cdc_consistent_point), the point is that
+        row's, and `point` must be 'point_query.point'. -#}
     {%- if point is none or point == '' -%}
         {{ exceptions.raise_compiler_error("point_in_time_query: point is required") }}
     {%- endif -%}
     {%- set columns = columns or cdc_table_columns(table_name) %}
 with
+{%- if point_query %}
+
+point_query as (
+
+    {{ point_query }}
+
+),
+{%- endif %}
 
 images as (
 
@@ -22,8 +32,11 @@ images as (
 
 up_to_point as (
 
-    select *
+    select images.*
     from images
+    {%- if point_query %}
+    cross join point_query
+    {%- endif %}
     where not images.is_before_image and {{ cdc_point_filter('images', point) }}
 
 ),
