@@ -5,7 +5,8 @@
         account, as_of) go through sql_string_literal where they are used instead.
         qlik_ct_header_prefix may be empty: what must be an identifier is
         <prefix>change_seq. -#}
-    {%- for name in ['qlik_ct_schema', 'idm_jdbc_schema', 'idm_jdbc_event_log'] -%}
+    {%- for name in ['qlik_ct_schema', 'idm_jdbc_schema', 'idm_jdbc_event_log',
+                     'qlik_kafka_schema'] -%}
         {%- do cdc_identifier(var(name), 'var ' ~ name) -%}
     {%- endfor -%}
     {%- do cdc_identifier(

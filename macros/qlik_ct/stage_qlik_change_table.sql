@@ -1,13 +1,13 @@
 {% macro stage_qlik_change_table(table_name) %}
     {#- The whole body of stg_qlik_ct__<table>: one row per delivered change-table row,
         typed, ordered, its mask decoded, and judged (invalid_reason, flags). Calls a Python
-        UDF, so it is a table; incremental (append). Disabled when the table is not in var
-        cdc_tables. The steps, each a macro:
+        UDF, so it is a table; incremental (append). Disabled when the table is not a
+        qlik_ct table of var cdc_tables. The steps, each a macro:
           qlik_ct_delivered_rows  the landed rows not staged yet, exact duplicate
                                   deliveries collapsed (files: only unstaged files read);
           qlik_ct_decoded_rows    mask decoded (UDF), change_seq split, row typed;
           qlik_ct_judged_rows     every spec A.12 rule as a reason, warnings as flags. -#}
-    {%- if table_name not in var('cdc_tables') -%}
+    {%- if table_name not in cdc_tables_of('qlik_ct') -%}
         {{ config(enabled=false) }}
     {%- else -%}
     {{- config(

@@ -4,8 +4,8 @@
         change table's data columns, judged like it (files mode: readable files only; a
         malformed CSV record is invalid; rows whose key another row has are invalid, all of
         them: which one is right is unknown). A view: it reflects a reload at once.
-        Disabled when the table is not in var cdc_tables. -#}
-    {%- if table_name not in var('cdc_tables') -%}
+        Disabled when the table is not a qlik_ct table of var cdc_tables. -#}
+    {%- if table_name not in cdc_tables_of('qlik_ct') -%}
         {{ config(enabled=false) }}
     {%- else -%}
     {{- config(materialized='view') -}}

@@ -75,3 +75,10 @@ def run_dbt(spark: object) -> DbtRunner:
         return result
 
     return run
+
+
+@pytest.fixture(scope="session")
+def sample_build(run_dbt: DbtRunner) -> object:
+    """One `dbt build` of the shipped samples (every format's sample tables, schema
+    `sample`), shared by the sample scenarios of every format: one build, not one each."""
+    return run_dbt(["build"], schema="sample")

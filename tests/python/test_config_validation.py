@@ -102,12 +102,23 @@ def test_shipped_config_parses(tmp_path: Path) -> None:
         pytest.param(
             {
                 "cdc_tables": tables_with(
+                    "trail_t", {"source_system": "ogg_trail", "key_columns": ["k"]}
+                )
+            },
+            "cdc_table_config: table 'trail_t' in var cdc_tables: source_system 'ogg_trail' is "
+            "not registered in var cdc_source_systems (registered: idm_jdbc, openedge_cdc, "
+            "qlik_ct, qlik_kafka)",
+            id="unregistered system, no model reads the table",
+        ),
+        pytest.param(
+            {
+                "cdc_tables": tables_with(
                     "kafka_t", {"source_system": "qlik_kafka", "key_columns": ["k"]}
                 )
             },
-            "cdc_table_config: table 'kafka_t' in var cdc_tables: source_system 'qlik_kafka' is "
-            "not registered in var cdc_source_systems (registered: idm_jdbc, qlik_ct)",
-            id="unregistered system, no model reads the table",
+            "cdc_table_config: table 'kafka_t' in var cdc_tables lacks required key 'columns' "
+            "(source_system qlik_kafka requires: source_system, key_columns, columns)",
+            id="qlik_kafka table without its columns",
         ),
         pytest.param(
             {

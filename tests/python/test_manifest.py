@@ -24,9 +24,17 @@ TABLES: dict[str, Mapping[str, Any]] = scaffold.configured_tables(VARIABLES)
 # The models a table gets from its source format, besides the four every table gets.
 FORMAT_MODELS: dict[str, Callable[[str, Mapping[str, Any]], list[str]]] = {
     "qlik_ct": lambda name, _config: [f"stg_qlik_ct__{name}", f"stg_qlik_ct__{name}_baseline"],
+    # one staging model for every topic, then the format's own steps (no per-table model)
+    "qlik_kafka": lambda _name, _config: [
+        "stg_qlik_kafka__messages",
+        "int_qlik_kafka__metadata_versions",
+        "int_qlik_kafka__messages_decoded",
+        "int_qlik_kafka__changes_canonical",
+    ],
     "idm_jdbc": lambda _name, config: (
         [f"stg_idm_jdbc__{config['snapshot_table']}"] if config.get("snapshot_table") else []
     ),
+    "openedge_cdc": lambda name, _config: [f"stg_openedge_cdc__{name}"],
 }
 
 Manifest = dict[str, Any]
