@@ -102,10 +102,10 @@ class KafkaOptions:
     """Chance that a data message names its version with the externalSchemaId header."""
     uncaptured: float = 0.25
     """Chance that an update captures only its key and changed columns (columnMask)."""
-    uncaptured_key_updates: bool = False
-    """Whether an update that changes the key may capture only some columns too. Off by
-    default: the pipeline does not yet carry the old key's state over to the new key (spec
-    F.5 step 2, see cdc_state_images), so the new key's uncaptured columns read NULL."""
+    uncaptured_key_updates: bool = True
+    """Whether an update that changes the key may capture only some columns too; a reader
+    must then carry the old key's state over to the new key (spec F.5 step 2, see
+    cdc_state_images). Off: key updates always capture every column."""
     uncaptured_as_null: float = 0.5
     """Chance that a column not captured is written as null rather than left out."""
     delete_before_data_only: float = 0.15

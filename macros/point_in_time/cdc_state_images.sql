@@ -20,10 +20,15 @@
         (cdc_tables.<table>.images_complete; the default is the source system's, var
         cdc_source_systems), the state is the image itself, with no window.
 
-        Not done: carrying the old key's state to the new key when a U changes the key
-        (spec F.5 step 2). The new key's generation starts at that U, so columns its image
-        lacks are NULL until an image carries them; this matters for incomplete key updates
-        (GoldenGate compressed PK updates, Kafka key updates with a partial columnMask). -#}
+        A U that changed the key (spec F.5 step 2) continues the old key's state: its K image
+        (same change_id, the old key's tombstone) ends the old key's generation and the U
+        starts the new key's, and both generations are one lineage, so a column the U's image
+        lacks keeps the old key's value. Lineages follow chains of key moves (A to B to C)
+        through a recursive CTE over the key moves alone; a chain longer than the session's
+        spark.sql.cteRecursionLevelLimit (profiles.yml) stops the query with an
+        error rather than cutting it. The window then runs per lineage instead of per
+        generation.
+    -#}
     {%- if images is none or images == '' -%}
         {{ exceptions.raise_compiler_error("cdc_state_images: images (a CTE name) is required") }}
     {%- endif -%}
@@ -41,36 +46,91 @@
     {%- if images_complete -%}
     select * from {{ images }}
     {%- else -%}
-    select
-        generations.* except (generation, {{ names | join(', ') }}),
-        {%- for name in names %}
-        case
-            when generations.image_oper != 'T' then (last(
-                case
-                    when
-                        generations.image_complete
-                        or array_contains(
-                            generations.present_columns, {{ sql_string_literal(name) }}
-                        )
-                        then named_struct('v', generations.{{ name }})
-                end,
-                true
-            ) over generation_order).v
-        end as {{ name }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    from (
+    with recursive
+
+    generations as (
+
         select
             key_images.*,
-            count_if(not key_images.row_exists) over (
-                partition by key_images.pk_string
-                order by key_images.order_key, key_images.row_exists
-                rows between unbounded preceding and 1 preceding
+            named_struct(
+                'pk_string', key_images.pk_string,
+                'generation', count_if(not key_images.row_exists) over (
+                    partition by key_images.pk_string
+                    order by key_images.order_key, key_images.row_exists
+                    rows between unbounded preceding and 1 preceding
+                )
             ) as generation
         from {{ images }} as key_images
-    ) as generations
-    window generation_order as (
-        partition by generations.pk_string, generations.generation
-        order by generations.order_key, generations.row_exists
+
+    ),
+
+    key_moves as (
+
+        {#- the generation a key-changing U starts continues the one its K image ends; a
+            generation continues at most one (its earliest such U) #}
+        select
+            moved_to.generation,
+            min_by(moved_from.generation, moved_to.order_key) as predecessor
+        from generations as moved_to
+        inner join generations as moved_from
+            on
+                moved_to.change_id = moved_from.change_id
+                and moved_to.order_key = moved_from.order_key
+        where moved_to.image_oper = 'U' and moved_from.image_oper = 'K'
+        group by moved_to.generation
+
+    ),
+
+    lineages (generation, lineage) as (
+
+        select distinct
+            key_moves.predecessor,
+            key_moves.predecessor
+        from key_moves
+        left anti join key_moves as moves_into
+            on key_moves.predecessor = moves_into.generation
+        union all
+        select
+            key_moves.generation,
+            lineages.lineage
+        from key_moves
+        inner join lineages
+            on key_moves.predecessor = lineages.generation
+
+    ),
+
+    lineaged as (
+
+        select
+            generations.*,
+            coalesce(lineages.lineage, generations.generation) as lineage
+        from generations
+        left join lineages
+            on generations.generation = lineages.generation
+
+    )
+
+    select
+        lineaged.* except (generation, lineage, {{ names | join(', ') }}),
+        {%- for name in names %}
+        case
+            when lineaged.image_oper != 'T' then (last(
+                case
+                    when
+                        lineaged.image_complete
+                        or array_contains(
+                            lineaged.present_columns, {{ sql_string_literal(name) }}
+                        )
+                        then named_struct('v', lineaged.{{ name }})
+                end,
+                true
+            ) over lineage_order).v
+        end as {{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from lineaged
+    window lineage_order as (
+        partition by lineaged.lineage
+        order by lineaged.order_key, lineaged.row_exists
         rows between unbounded preceding and current row
     )
     {%- endif %}
