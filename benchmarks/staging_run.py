@@ -1,0 +1,78 @@
+"""What the staging throughput benchmarks share: a timed `cdc-dbt run` of one format's models
+in a fresh metastore, and counts read back afterwards in a Spark session of their own.
+
+Used by benchmarks/openedge_staging.py and benchmarks/qlik_kafka_staging.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+
+
+class RunFailed(RuntimeError):
+    """cdc-dbt run exited with an error; the message names its log."""
+
+
+def timed_run(run_dir: Path, select: list[str], variables: dict[str, object]) -> dict[str, object]:
+    """`cdc-dbt run --select <select> --vars <variables>` in a fresh `run_dir` (its own Derby
+    metastore and warehouse): the wall time and each model's seconds, slowest first."""
+    shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True)
+    env = {
+        **os.environ,
+        "CDC_LOCAL_DIR": str(run_dir),
+        "DBT_TARGET_PATH": str(run_dir / "target"),
+        "DBT_LOG_PATH": str(run_dir / "logs"),
+    }
+    command = [
+        str(Path(sys.executable).with_name("cdc-dbt")),
+        "run",
+        "--select",
+        *select,
+        "--vars",
+        json.dumps(variables),
+    ]
+    started = time.monotonic()
+    done = subprocess.run(command, cwd=PROJECT_DIR, env=env, capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    (run_dir / "run.log").write_text(done.stdout + done.stderr)
+    if done.returncode != 0:
+        raise RunFailed(f"cdc-dbt run failed ({done.returncode}); see {run_dir / 'run.log'}")
+    run_results = json.loads((run_dir / "target" / "run_results.json").read_text())
+    models = sorted(
+        (
+            {"model": r["unique_id"].split(".")[-1], "seconds": round(r["execution_time"], 1)}
+            for r in run_results["results"]
+        ),
+        key=lambda item: -item["seconds"],
+    )
+    return {"run_seconds": round(seconds, 1), "models": models}
+
+
+def count_rows(run_dir: Path, queries: dict[str, str]) -> dict[str, int]:
+    """Each query's single number, read in a Spark session on the run's metastore (after
+    cdc-dbt has exited: Derby lets one process in)."""
+    os.environ["CDC_LOCAL_DIR"] = str(run_dir)
+    from python_udfs.session import build_spark_session, prepare_environment, spark_settings
+
+    prepare_environment(PROJECT_DIR)
+    _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
+    spark = build_spark_session(settings)
+    try:
+        return {name: spark.sql(query).first()[0] for name, query in queries.items()}
+    finally:
+        spark.stop()
+
+
+def write_result(path: Path, result: dict[str, object]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
