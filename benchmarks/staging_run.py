@@ -57,9 +57,12 @@ def timed_run(run_dir: Path, select: list[str], variables: dict[str, object]) ->
     return {"run_seconds": round(seconds, 1), "models": models}
 
 
-def count_rows(run_dir: Path, queries: dict[str, str]) -> dict[str, int]:
+def count_rows(
+    run_dir: Path, queries: dict[str, str], timings: dict[str, float] | None = None
+) -> dict[str, int]:
     """Each query's single number, read in a Spark session on the run's metastore (after
-    cdc-dbt has exited: Derby lets one process in)."""
+    cdc-dbt has exited: Derby lets one process in). With `timings`, each query's seconds go
+    there too: a count over a view is the view computed once."""
     os.environ["CDC_LOCAL_DIR"] = str(run_dir)
     from python_udfs.session import build_spark_session, prepare_environment, spark_settings
 
@@ -67,7 +70,13 @@ def count_rows(run_dir: Path, queries: dict[str, str]) -> dict[str, int]:
     _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
     spark = build_spark_session(settings)
     try:
-        return {name: spark.sql(query).first()[0] for name, query in queries.items()}
+        counts = {}
+        for name, query in queries.items():
+            started = time.monotonic()
+            counts[name] = spark.sql(query).first()[0]
+            if timings is not None:
+                timings[name] = round(time.monotonic() - started, 1)
+        return counts
     finally:
         spark.stop()
 
