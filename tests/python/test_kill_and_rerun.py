@@ -1,12 +1,12 @@
 """A build killed anywhere, then rerun, ends exactly where a clean build of the same files ends.
 
-Real processes, real SIGKILL: `kill_driver.py` runs `cdc-dbt build` and kills itself the
+Real processes, real SIGKILL: `kill_driver.py` runs `cdc-dbt run` and kills itself the
 moment dbt reports a chosen model finished. The scenario has its own metastore (embedded
 Derby lets one process in, and the pytest session holds its own), so every step is a
 subprocess:
 
 1. a first build of a landed Qlik batch (Parquet), then a second batch lands;
-2. the incremental build is killed after each model boundary in turn: staging, pairing,
+2. the incremental run is killed after each model boundary in turn: staging, pairing,
    the typed images (the state path of the change log), history, current state. Each rerun
    starts from what the last kill left;
 3. two kills inside a write, which no event marks, are set up by hand in the state such a
@@ -14,9 +14,10 @@ subprocess:
    bucket gone) and a staging append that died half-way (its write started, half of a new
    file's rows in the table). The first would be taken for a valid history, the second would
    make the file's other rows count as staged: both silently wrong without the write guard;
-4. a final build, and a clean build of the same files into another schema: staging, images,
-   histories, current state, change log, quarantine and `<table>_as_of` at several points
-   must be equal row for row (columns that record when a row was loaded aside).
+4. a final build (with the data tests), and a clean run of the same files into another
+   schema: staging, images, histories, current state, change log, quarantine and
+   `<table>_as_of` at several points must be equal row for row (columns that record when a
+   row was loaded aside).
 """
 
 from __future__ import annotations
@@ -111,7 +112,12 @@ def driver(local_dir: Path, schema: str, *args: str) -> subprocess.CompletedProc
     )
 
 
-def build(local_dir: Path, schema: str, root: Path, kill_after: str = "-") -> None:
+def build(
+    local_dir: Path, schema: str, root: Path, kill_after: str = "-", command: str = "run"
+) -> None:
+    """`cdc-dbt <command>` of the scenario's landing; killed after `kill_after` unless `-`.
+    `run` by default: a killed build's tests would never run, and the data tests run once, in
+    the final build of the killed schema (`command="build"`)."""
     dbt_vars = {
         "qlik_ct_landing": "files",
         "qlik_ct_landing_root": str(root),
@@ -120,7 +126,7 @@ def build(local_dir: Path, schema: str, root: Path, kill_after: str = "-") -> No
         "cdc_tables": PROJECT_TABLES,
         "history_bucket_length": 12,
     }
-    args = ["build", "--exclude", "test_type:unit", "--vars", json.dumps(dbt_vars)]
+    args = [command, "--exclude", "test_type:unit", "--vars", json.dumps(dbt_vars)]
     result = driver(local_dir, schema, "--kill-after", kill_after, *args)
     if kill_after == "-":
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
@@ -184,7 +190,7 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Any]
         f"'cdc.write.mark_column' = 'loaded_at', 'cdc.write.mark' = '{mark}')",
     )
 
-    build(local_dir, KILLED, root)
+    build(local_dir, KILLED, root, command="build")
     build(local_dir, CLEAN, root)
     return local_dir, root, sim
 

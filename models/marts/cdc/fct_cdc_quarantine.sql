@@ -1,10 +1,11 @@
-{{ config(materialized='view') }}
+{{ config(materialized='table') }}
 {#- One row per landed record that was kept out of the change log, from every
     enabled source system, with the reason: the union of their
     int_<source_system>__rows_quarantined models through the one column list
-    (cdc_quarantine_columns). A view, so a row leaves it once its cause is
-    fixed. quarantine_id hashes what identifies the record, its reason, and its
-    occurrence among identical ones. #}
+    (cdc_quarantine_columns). A table rebuilt on every run (its tests and
+    readers scan it, not the formats' view chains each time), so a row leaves it
+    in the run that lands its fix. quarantine_id hashes what identifies the
+    record, its reason, and its occurrence among identical ones. #}
 
 with
 
