@@ -29,21 +29,20 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from benchmarks.staging_run import PROJECT_DIR, RunFailed, count_rows, timed_run, write_result
+from benchmarks.staging_run import (
+    RunFailed,
+    count_rows,
+    staging_arguments,
+    timed_run,
+    write_result,
+)
 
 SELECT = ["path:models/staging/openedge_cdc", "path:models/intermediate/openedge_cdc"]
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--changes", type=int, default=1_000_000)
-    parser.add_argument("--keys", type=int, default=100_000)
+    parser = staging_arguments(__doc__.split("\n")[0], "openedge")
     parser.add_argument("--split-share", type=float, default=0.05)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--work", type=Path, default=PROJECT_DIR / ".local" / "bench_openedge")
-    parser.add_argument(
-        "--json", type=Path, default=PROJECT_DIR / "benchmarks/results/openedge_staging.json"
-    )
     return parser.parse_args(argv)
 
 

@@ -1,7 +1,7 @@
 """Staging throughput of the Qlik Replicate Kafka format (spec B) at a given volume.
 
     python -m benchmarks.qlik_kafka_staging --changes 1000000 --keys 100000
-        [--work .local/bench_kafka] [--json benchmarks/results/qlik_kafka_staging.json]
+        [--work .local/bench_qlik_kafka] [--json benchmarks/results/qlik_kafka_staging.json]
         [--seed 1]
 
 1. Generates, unless `<work>/landing/stamp.json` shows the same parameters, the simulator's
@@ -32,7 +32,13 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from benchmarks.staging_run import PROJECT_DIR, RunFailed, count_rows, timed_run, write_result
+from benchmarks.staging_run import (
+    RunFailed,
+    count_rows,
+    staging_arguments,
+    timed_run,
+    write_result,
+)
 from cdc_simulator.qlik_kafka import KafkaOptions, Producer, write_topics
 from cdc_simulator.table_model import EMPLOYEES, ORDER_LINES, TableSpec, simulate
 
@@ -41,14 +47,7 @@ DUPLICATES = 0.01
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--changes", type=int, default=1_000_000)
-    parser.add_argument("--keys", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--work", type=Path, default=PROJECT_DIR / ".local" / "bench_kafka")
-    parser.add_argument(
-        "--json", type=Path, default=PROJECT_DIR / "benchmarks/results/qlik_kafka_staging.json"
-    )
+    parser = staging_arguments(__doc__.split("\n")[0], "qlik_kafka")
     return parser.parse_args(argv)
 
 

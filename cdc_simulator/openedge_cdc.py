@@ -37,6 +37,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from cdc_simulator.qlik_ct import arrow_type
 from cdc_simulator.table_model import UTC, Change, ColumnSpec, Key, Row, Simulation, TableSpec
 
 TRACKING_TABLE = "cdc_change_tracking"
@@ -328,19 +329,6 @@ def recid_state(units: Iterable[Unit], table: str) -> dict[Key, Row]:
 # writing
 
 
-def _arrow_type(column: ColumnSpec) -> pa.DataType:
-    if column.is_decimal:
-        return pa.decimal128(column.precision, column.scale)
-    return {
-        "int32": pa.int32(),
-        "int64": pa.int64(),
-        "string": pa.string(),
-        "date": pa.date32(),
-        "timestamp": pa.timestamp("us", tz="UTC"),
-        "binary": pa.binary(),
-    }[column.type]
-
-
 _TRACKING_TYPES = {
     "_Policy-Id": pa.string(),
     "_Tran-Id": pa.int32(),
@@ -387,7 +375,7 @@ def change_table(spec: TableSpec, rows: Sequence[Mapping[str, object]]) -> pa.Ta
         values = [row[column.name] for row in rows]
         if column.is_decimal:
             values = [None if v is None else Decimal(v) for v in values]  # type: ignore[arg-type]
-        arrays.append(pa.array(values, type=_arrow_type(column)))
+        arrays.append(pa.array(values, type=arrow_type(column)))
     return pa.Table.from_arrays(arrays, names=[*meta_types, *spec.column_names])
 
 

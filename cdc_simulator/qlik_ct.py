@@ -249,15 +249,16 @@ def csv_field(value: object) -> str:
     is an empty field."""
     if value is None or value == b"":
         return ""
-    text = _csv_text(value)
+    text = value_text(value)
     if text == "" or any(character in text for character in ',"\r\n'):
         return '"' + text.replace('"', '""') + '"'
     return text
 
 
-def _csv_text(value: object) -> str:
-    """CSV text of a value: NULL empty, bytes (masks, binary columns) uppercase hex, times
-    UTC with microseconds."""
+def value_text(value: object) -> str:
+    """A value as text, as the vendors' text outputs write it: NULL empty, bytes (masks,
+    binary columns) uppercase hex, times UTC 'yyyy-MM-dd HH:mm:ss.ffffff', dates ISO,
+    decimals in plain notation."""
     if value is None:
         return ""
     if isinstance(value, bytes):

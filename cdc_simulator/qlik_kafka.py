@@ -44,13 +44,12 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
-from decimal import Decimal
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pyarrow as pa
 
-from cdc_simulator.qlik_ct import PartWriter, scatter, trims_mask
+from cdc_simulator.qlik_ct import PartWriter, scatter, trims_mask, value_text
 from cdc_simulator.table_model import UTC, Change, ColumnSpec, Row, Simulation, TableSpec
 
 ENVELOPE_MAGIC = "atMSG"
@@ -220,15 +219,7 @@ def json_value(value: object, *, numbers: bool) -> object:
         raise TypeError("the table model has no boolean columns")
     if isinstance(value, int):
         return value if numbers else str(value)
-    if isinstance(value, bytes):
-        return value.hex().upper()
-    if isinstance(value, datetime):
-        return f"{value.astimezone(UTC):%Y-%m-%d %H:%M:%S.%f}"
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return format(value, "f")
-    return str(value)
+    return value_text(value)
 
 
 def header_time(moment: datetime) -> str:

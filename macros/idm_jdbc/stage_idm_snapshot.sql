@@ -45,11 +45,7 @@ keyed as (
             {%- endfor %}
             cast(null as string)
         ) as key_errors,
-        {% if malformed_column -%}
-        source.{{ malformed_column }} as malformed_record,
-        {%- else -%}
-        cast(null as string) as malformed_record,
-        {%- endif %}
+        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record,
         map(
             {%- for name in table['columns'] %}
             {{ sql_string_literal(name | lower) }},

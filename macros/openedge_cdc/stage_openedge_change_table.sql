@@ -53,11 +53,7 @@ texts as (
         {%- for column in columns %}
         source.{{ cdc_quoted_name(column.name) }} as value_{{ loop.index }},
         {%- endfor %}
-        {% if malformed_column -%}
-        source.{{ malformed_column }} as malformed_record
-        {%- else -%}
-        cast(null as string) as malformed_record
-        {%- endif %}
+        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record
     from source
 
 ),

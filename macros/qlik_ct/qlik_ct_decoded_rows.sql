@@ -130,11 +130,7 @@ typed as (
         {{ qlik_ct_typed_columns(layout, 'decoded') }},
 
         ---------- lineage
-        {% if layout.malformed_column -%}
-        decoded.{{ layout.malformed_column }} as malformed_record,
-        {%- else -%}
-        cast(null as string) as malformed_record,
-        {%- endif %}
+        {{ cdc_malformed_record('decoded', layout.malformed_column) }} as malformed_record,
         decoded.landed.file as landed_file,
         decoded.landed.modified_at as landed_file_modified_at,
 

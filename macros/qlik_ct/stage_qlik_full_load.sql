@@ -28,11 +28,7 @@ typed as (
     select
         {{ sql_string_literal(table_name) }} as source_table,
         {{ qlik_ct_typed_columns(layout, 'source') }},
-        {% if layout.malformed_column -%}
-        source.{{ layout.malformed_column }} as malformed_record,
-        {%- else -%}
-        cast(null as string) as malformed_record,
-        {%- endif %}
+        {{ cdc_malformed_record('source', layout.malformed_column) }} as malformed_record,
         concat_ws(
             '; ',
             nullif({{ qlik_ct_cast_errors(layout, 'source') }}, ''),

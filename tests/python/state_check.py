@@ -3,7 +3,7 @@ typed, keyed by the key columns, every difference listed. Shared by the end-to-e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -73,3 +73,18 @@ def check(
     if not lines:
         return []
     return [f"{relation} ({label}), {len(expected)} rows expected:", *(f"  {x}" for x in lines)]
+
+
+def check_tables(
+    spark: Any,
+    tables: Sequence[TableSpec],
+    relation: str,
+    expected: Mapping[str, Mapping[Key, Row]],
+    label: str,
+) -> list[str]:
+    """`check` for each table: `relation` is a template with {table}, `expected` the model's
+    state per table name."""
+    failures: list[str] = []
+    for spec in tables:
+        failures += check(spark, spec, relation.format(table=spec.name), expected[spec.name], label)
+    return failures

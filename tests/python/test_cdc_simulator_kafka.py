@@ -46,7 +46,11 @@ LOBS = {"documents": ("body", "attachment")}
 def published(request: pytest.FixtureRequest) -> tuple[Simulation, Producer, list[Message]]:
     sim = simulate(1500, keys=30, seed=11, tables=TABLES)
     producer = Producer(
-        sim, KafkaOptions(byte_order=request.param, lob_columns=LOBS, versions=3), seed=5
+        sim,
+        KafkaOptions(
+            byte_order=request.param, lob_columns=LOBS, versions=3, uncaptured_key_updates=False
+        ),
+        seed=5,
     )
     messages = [*producer.metadata(), *producer.baseline(), *producer.changes(sim.changes)]
     return sim, producer, messages
@@ -207,7 +211,9 @@ def test_masks_follow_spec_b5(published: tuple[Simulation, Producer, list[Messag
         assert set(spec.key_columns) | changed <= present
         if present != set(names):
             seen.add("columns not captured")
-            assert not change.is_key_update(spec), "key updates capture every column"
+            assert not change.is_key_update(spec), (
+                "without uncaptured_key_updates, key updates capture every column"
+            )
         for image in (body["data"], body["beforeData"]):
             for name, value in (image or {}).items():
                 assert name.lower() in present or value is None, (message.change_seq, name)
@@ -417,9 +423,9 @@ def test_json_lines_topic_files(tmp_path: Path) -> None:
         write_topics(tmp_path, messages, fmt="avro")
 
 
-def test_key_updates_may_capture_some_columns_when_asked() -> None:
+def test_key_updates_may_capture_some_columns_by_default() -> None:
     sim = simulate(1500, keys=30, seed=11, tables=TABLES)
-    options = KafkaOptions(lob_columns=LOBS, uncaptured=0.5, uncaptured_key_updates=True)
+    options = KafkaOptions(lob_columns=LOBS, uncaptured=0.5)
     producer = Producer(sim, options, seed=5)
     partial = 0
     for change in sim.changes:

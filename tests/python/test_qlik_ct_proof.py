@@ -40,7 +40,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
 from sample_expectations import IDM_USERS
-from state_check import check
+from state_check import check, check_tables
 
 from cdc_simulator.qlik_ct import CtRow, change_rows, emit, write_parquet
 from cdc_simulator.table_model import (
@@ -304,15 +304,13 @@ def test_qlik_change_tables_prove_point_in_time_state(
     land_batch_1(root, scenario)
     land_idm_sample(root)
     run_dbt(["build"], schema=SCHEMA, vars=dbt_vars(root))
-    failures: list[str] = []
-    for spec in tables:
-        failures += check(
-            spark,
-            spec,
-            f"{SCHEMA}.{spec.name}_as_of('latest')",
-            scenario.after_batch_1[spec.name],
-            "after batch 1, late rows not yet delivered",
-        )
+    failures = check_tables(
+        spark,
+        tables,
+        f"{SCHEMA}.{{table}}_as_of('latest')",
+        scenario.after_batch_1,
+        "after batch 1, late rows not yet delivered",
+    )
     assert not failures, "\n".join(failures)
 
     land_batch_2(root, scenario)

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from state_check import check
+from state_check import check, check_tables
 from test_qlik_ct_proof import Point, choose_late
 
 from cdc_simulator.qlik_kafka import KafkaOptions, Message, Producer, write_topics
@@ -290,15 +290,13 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
 
     write_topics(root, scenario.batch_1, files=3, duplicates=0.03, seed=SEED)
     run_dbt(build, schema=SCHEMA, vars=dbt_vars(root))
-    failures: list[str] = []
-    for spec in TABLES:
-        failures += check(
-            spark,
-            spec,
-            f"{SCHEMA}.{spec.name}_as_of('latest')",
-            scenario.after_batch_1[spec.name],
-            "after batch 1, late changes not yet delivered",
-        )
+    failures = check_tables(
+        spark,
+        TABLES,
+        f"{SCHEMA}.{{table}}_as_of('latest')",
+        scenario.after_batch_1,
+        "after batch 1, late changes not yet delivered",
+    )
     assert not failures, "\n".join(failures)
     assert quarantined(spark) == []
     assert incomplete_transactions(spark) == scenario.open_after_batch_1
@@ -356,15 +354,13 @@ def test_qlik_kafka_json_lines_landing(tmp_path: Path, spark: Any, run_dbt: Any)
     variables = {**dbt_vars(root), "qlik_kafka_landing_format": "json"}
     variables["qlik_kafka_schema"] = "kafka_json_raw"
     run_dbt(["build", "--exclude", "test_type:unit"], schema="kafka_json", vars=variables)
-    failures: list[str] = []
-    for spec in TABLES:
-        failures += check(
-            spark,
-            spec,
-            f"kafka_json.{spec.name}_as_of('latest')",
-            scenario.sim.final[spec.name],
-            "JSON Lines landing, latest",
-        )
+    failures = check_tables(
+        spark,
+        TABLES,
+        "kafka_json.{table}_as_of('latest')",
+        scenario.sim.final,
+        "JSON Lines landing, latest",
+    )
     assert not failures, "\n".join(failures)
     rows = spark.sql("select raw_key, reason from kafka_json.fct_cdc_quarantine").collect()
     reasons = sorted(row[1] for row in rows)

@@ -118,12 +118,7 @@ canonical as (
 
 new_changes as (
 
-    select canonical.*
-    from canonical
-    {%- if is_incremental() %}
-    left anti join {{ this }} as loaded
-        on canonical.change_id = loaded.change_id
-    {%- endif %}
+    {{ cdc_changes_not_logged('canonical') }}
 
 )
 

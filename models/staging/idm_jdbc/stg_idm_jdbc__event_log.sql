@@ -55,11 +55,7 @@ renamed as (
         -- noqa: enable=RF04
         cast(source.`{{ names.old_value }}` as string) as old_value,
         cast(source.`{{ names.new_value }}` as string) as new_value,
-        {% if malformed_column -%}
-        source.{{ malformed_column }} as malformed_record
-        {%- else -%}
-        cast(null as string) as malformed_record
-        {%- endif %}
+        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record
     from source
 
 ),

@@ -43,11 +43,7 @@ texts as (
             as {{ role }}_text,
         {%- endfor %}
         -- noqa: enable=LT02
-        {% if malformed_column -%}
-        source.{{ malformed_column }} as malformed_record
-        {%- else -%}
-        cast(null as string) as malformed_record
-        {%- endif %}
+        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record
     from source
 
 ),

@@ -81,11 +81,7 @@ landed as (
         cast({{ topic }}_landed.`key` as string) as message_key,
         cast({{ topic }}_landed.`value` as string) as message_value,
         cast({{ topic }}_landed.`timestamp` as timestamp) as kafka_timestamp,
-        {% if malformed -%}
-        {{ topic }}_landed.{{ malformed }} as malformed_record
-        {%- else -%}
-        cast(null as string) as malformed_record
-        {%- endif %}
+        {{ cdc_malformed_record(topic ~ '_landed', malformed) }} as malformed_record
     from {{ topic }}_landed
     union all
     {% endfor -%}
@@ -98,11 +94,7 @@ landed as (
         cast(metadata_landed.`key` as string) as message_key,
         cast(metadata_landed.`value` as string) as message_value,
         cast(metadata_landed.`timestamp` as timestamp) as kafka_timestamp,
-        {% if malformed -%}
-        metadata_landed.{{ malformed }} as malformed_record
-        {%- else -%}
-        cast(null as string) as malformed_record
-        {%- endif %}
+        {{ cdc_malformed_record('metadata_landed', malformed) }} as malformed_record
     from metadata_landed
     -- noqa: enable=RF06
 
