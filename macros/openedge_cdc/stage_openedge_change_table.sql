@@ -167,16 +167,9 @@ judged as (
                 {{ openedge_cdc_number_error(
                     'counted.change_sequence_text', 'counted.change_sequence',
                     names.change_sequence) }},
-                case
-                    when
-                        counted.operation is null
-                        or counted.operation not between 1 and 4
-                        then concat(
-                            {{ sql_string_literal(names.operation ~ ' ') }},
-                            coalesce(counted.operation_text, 'NULL'),
-                            ' is not a row operation (1 to 4) of a change table'
-                        )
-                end,
+                {{ openedge_cdc_operation_error(
+                    'counted', names.operation, 1, 4,
+                    'a row operation (1 to 4) of a change table') }},
                 {%- if settings.level == 2 %}
                 case
                     when counted.operation = 3

@@ -141,16 +141,9 @@ judged as (
                             ' is negative'
                         )
                 end,
-                case
-                    when
-                        resolved.operation is null
-                        or resolved.operation not between 1 and 12
-                        then concat(
-                            {{ sql_string_literal(names.operation ~ ' ') }},
-                            coalesce(resolved.operation_text, 'NULL'),
-                            ' is not an operation code (1 to 12, spec D.2)'
-                        )
-                end,
+                {{ openedge_cdc_operation_error(
+                    'resolved', names.operation, 1, 12,
+                    'an operation code (1 to 12, spec D.2)') }},
                 {{ openedge_cdc_number_error(
                     'resolved.source_table_number_text',
                     'resolved.source_table_number',
