@@ -45,7 +45,8 @@ keyed as (
             {%- endfor %}
             cast(null as string)
         ) as key_errors,
-        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record,
+        {{ cdc_malformed_record('source', malformed_column) }}
+            as malformed_record,
         map(
             {%- for name in table['columns'] %}
             {{ sql_string_literal(name | lower) }},

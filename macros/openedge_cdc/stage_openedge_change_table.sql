@@ -53,7 +53,8 @@ texts as (
         {%- for column in columns %}
         source.{{ cdc_quoted_name(column.name) }} as value_{{ loop.index }},
         {%- endfor %}
-        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record
+        {{ cdc_malformed_record('source', malformed_column) }}
+            as malformed_record
     from source
 
 ),

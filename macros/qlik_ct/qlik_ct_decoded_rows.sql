@@ -130,7 +130,8 @@ typed as (
         {{ qlik_ct_typed_columns(layout, 'decoded') }},
 
         ---------- lineage
-        {{ cdc_malformed_record('decoded', layout.malformed_column) }} as malformed_record,
+        {{ cdc_malformed_record('decoded', layout.malformed_column) }}
+            as malformed_record,
         decoded.landed.file as landed_file,
         decoded.landed.modified_at as landed_file_modified_at,
 

@@ -28,7 +28,8 @@ typed as (
     select
         {{ sql_string_literal(table_name) }} as source_table,
         {{ qlik_ct_typed_columns(layout, 'source') }},
-        {{ cdc_malformed_record('source', layout.malformed_column) }} as malformed_record,
+        {{ cdc_malformed_record('source', layout.malformed_column) }}
+            as malformed_record,
         concat_ws(
             '; ',
             nullif({{ qlik_ct_cast_errors(layout, 'source') }}, ''),

@@ -55,7 +55,8 @@ renamed as (
         -- noqa: enable=RF04
         cast(source.`{{ names.old_value }}` as string) as old_value,
         cast(source.`{{ names.new_value }}` as string) as new_value,
-        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record
+        {{ cdc_malformed_record('source', malformed_column) }}
+            as malformed_record
     from source
 
 ),

@@ -43,7 +43,8 @@ texts as (
             as {{ role }}_text,
         {%- endfor %}
         -- noqa: enable=LT02
-        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record
+        {{ cdc_malformed_record('source', malformed_column) }}
+            as malformed_record
     from source
 
 ),

@@ -81,7 +81,8 @@ landed as (
         cast({{ topic }}_landed.`key` as string) as message_key,
         cast({{ topic }}_landed.`value` as string) as message_value,
         cast({{ topic }}_landed.`timestamp` as timestamp) as kafka_timestamp,
-        {{ cdc_malformed_record(topic ~ '_landed', malformed) }} as malformed_record
+        {{ cdc_malformed_record(topic ~ '_landed', malformed) }}
+            as malformed_record
     from {{ topic }}_landed
     union all
     {% endfor -%}
@@ -94,7 +95,8 @@ landed as (
         cast(metadata_landed.`key` as string) as message_key,
         cast(metadata_landed.`value` as string) as message_value,
         cast(metadata_landed.`timestamp` as timestamp) as kafka_timestamp,
-        {{ cdc_malformed_record('metadata_landed', malformed) }} as malformed_record
+        {{ cdc_malformed_record('metadata_landed', malformed) }}
+            as malformed_record
     from metadata_landed
     -- noqa: enable=RF06
 
