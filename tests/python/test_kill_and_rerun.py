@@ -6,9 +6,9 @@ Derby lets one process in, and the pytest session holds its own), so every step 
 subprocess:
 
 1. a first build of a landed Qlik batch (Parquet), then a second batch lands;
-2. the incremental run is killed after each model boundary in turn: staging, pairing,
-   the typed images (the state path of the change log), history, current state. Each rerun
-   starts from what the last kill left;
+2. the incremental run is killed after each kind of write in turn: the appending staging,
+   the incremental typed images (the state path of the change log), the partitioned history.
+   Each rerun starts from what the last kill left;
 3. two kills inside a write, which no event marks, are set up by hand in the state such a
    kill leaves: a history whose partition overwrite died half-way (its write started, a
    bucket gone) and a staging append that died half-way (its write started, half of a new
@@ -43,12 +43,12 @@ DRIVER = Path(__file__).resolve().parent / "kill_driver.py"
 TABLES = (EMPLOYEES, ORDER_LINES)
 KILLED, CLEAN = "killed", "clean"
 RAW = "kill_raw"
+# one boundary per kind of write: an appending staging model, an incremental images model,
+# a partitioned history (views and full table rebuilds leave nothing half-done)
 BOUNDARIES = (
     "model.cdc_history.stg_qlik_ct__employees",
-    "model.cdc_history.int_qlik_ct__before_images_paired",
     "model.cdc_history.int_employees__change_images",
     "model.cdc_history.dim_employees_history",
-    "model.cdc_history.dim_employees_current",
 )
 PROJECT_TABLES: dict[str, Any] = {
     "employees": {
@@ -89,6 +89,9 @@ def environment(local_dir: Path, schema: str) -> dict[str, str]:
         "CDC_WARM_UP": "0",
         "CDC_SPARK_MASTER": "local[2]",
         "CDC_SHUFFLE_PARTITIONS": "2",
+        # the scenario's own target folder: its runs share one partial parse
+        "DBT_TARGET_PATH": str(local_dir / "target"),
+        "DBT_LOG_PATH": str(local_dir / "logs"),
     }
 
 
@@ -159,24 +162,25 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Any]
 
     # a history overwrite that died half-way: its write began, one bucket is gone
     history = f"{KILLED}.dim_order_lines_history"
-    [[location]] = run_sql(
-        local_dir,
-        f"select input_file_name() from {history} where valid_to_bucket != 'current' limit 1",
-    )[0:1] or [[None]]
-    assert location, "the history has no closed bucket to lose; change the seed"
-    bucket_dir = Path(json.loads(location)["input_file_name()"].removeprefix("file:")).parent
-    for path in bucket_dir.iterdir():
-        path.unlink()
-    run_sql(
-        local_dir,
-        f"alter table {history} set tblproperties ('cdc.write' = 'started')",
-        f"refresh table {history}",
+    table_dir = local_dir / "warehouse" / f"{KILLED}.db" / "dim_order_lines_history"
+    assert table_dir.is_dir(), f"no managed table folder {table_dir}"
+    closed = sorted(
+        bucket
+        for bucket in table_dir.glob("valid_to_bucket=*")
+        if bucket.name != "valid_to_bucket=current"
     )
-
+    assert closed, "the history has no closed bucket to lose; change the seed"
+    for path in closed[0].iterdir():
+        path.unlink()
     # a staging append that died half-way: the third batch's file is staged, then half of
     # its rows are taken out again and the write is marked as begun and never finished
     staged = f"{KILLED}.stg_qlik_ct__order_lines"
-    [[mark]] = run_sql(local_dir, f"select cast(max(loaded_at) as string) as mark from {staged}")
+    *_, [mark] = run_sql(
+        local_dir,
+        f"alter table {history} set tblproperties ('cdc.write' = 'started')",
+        f"refresh table {history}",
+        f"select cast(max(loaded_at) as string) as mark from {staged}",
+    )
     mark = json.loads(mark)["mark"]
     write_parquet(root, emit(third, TABLES), tables=TABLES, files=1, seed=3)
     build(local_dir, KILLED, root, kill_after="model.cdc_history.stg_qlik_ct__order_lines")
