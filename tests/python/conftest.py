@@ -1,5 +1,10 @@
-"""Shared fixtures: one Spark session per pytest run (it takes ~8 s to start), built exactly as
-`cdc-dbt` builds it (same profile, same UDF registration), in a metastore of its own."""
+"""Shared fixtures: one Spark session per pytest process (it takes ~8 s to start), built exactly
+as `cdc-dbt` builds it (same profile, same UDF registration), in a metastore of its own.
+
+bin/test runs two processes (pytest-xdist, `--dist loadgroup`): each has its own Spark session,
+metastore, warehouse and dbt target folder, and every test module is one group, kept in one
+process, so a module's fixtures build once (the sample modules share the group `sample`, whose
+build `sample_build` serves them all)."""
 
 from __future__ import annotations
 
@@ -13,12 +18,23 @@ import pytest
 from python_udfs.session import build_spark_session, prepare_environment, spark_settings
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+# the pytest-xdist worker this process is (gw0, gw1, ...), or main without xdist
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test module is one xdist group unless it names its own (xdist_group marker)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 @pytest.fixture(scope="session")
 def spark_local_dir() -> Path:
-    """A private metastore and warehouse for the test run, never the pipeline's own."""
-    local_dir = Path(os.environ.get("CDC_TEST_LOCAL_DIR", PROJECT_DIR / ".local" / "pytest"))
+    """A private metastore and warehouse for this test process, never the pipeline's own."""
+    base = Path(os.environ.get("CDC_TEST_LOCAL_DIR", PROJECT_DIR / ".local" / "pytest"))
+    local_dir = base if WORKER == "main" else base.with_name(f"{base.name}-{WORKER}")
     shutil.rmtree(local_dir, ignore_errors=True)
     local_dir.mkdir(parents=True)
     return local_dir
@@ -29,6 +45,9 @@ def spark(spark_local_dir: Path) -> Iterator[object]:
     os.environ["CDC_LOCAL_DIR"] = str(spark_local_dir)
     os.environ["CDC_SPARK_MASTER"] = os.environ.get("CDC_TEST_SPARK_MASTER", "local[2]")
     os.environ["CDC_SHUFFLE_PARTITIONS"] = "2"
+    # dbt's manifest, run results and logs of this process only
+    os.environ["DBT_TARGET_PATH"] = str(PROJECT_DIR / "target" / f"pytest-{WORKER}")
+    os.environ["DBT_LOG_PATH"] = str(PROJECT_DIR / "logs" / f"pytest-{WORKER}")
     prepare_environment(PROJECT_DIR)
     _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
     session = build_spark_session(settings)

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 from sample_expectations import EXPECTED_IDM_QUARANTINE, IDM_ACCOUNTS, IDM_USERS
 
-pytestmark = [pytest.mark.e2e, pytest.mark.spark]
+# one xdist group with every module that reads the shared sample build (conftest)
+pytestmark = [pytest.mark.e2e, pytest.mark.spark, pytest.mark.xdist_group("sample")]
 
 SCHEMA = "sample"
 PROJECT = "cdc_history"
@@ -411,7 +412,9 @@ def test_rerun_changes_nothing_and_full_refresh_is_identical(
     assert _snapshot(spark) == before
 
 
-def test_docs_describe_every_model_and_column(run_dbt: Callable[..., Any]) -> None:
+def test_docs_describe_every_model_and_column(
+    run_dbt: Callable[..., Any], sample_build: Any
+) -> None:
     run_dbt(["docs", "generate"], schema=SCHEMA)
     target = Path(os.environ["DBT_TARGET_PATH"])
     manifest = json.loads((target / "manifest.json").read_text())
