@@ -43,14 +43,16 @@ json_copies_ranked as (
     select
         json_staged.*,
         row_number() over (
-            partition by upper(json_staged.source_table_name), json_staged.order_key
+            partition by
+                upper(json_staged.source_table_name), json_staged.order_key
             order by
                 json_staged.loaded_at,
                 json_staged.kafka_partition,
                 json_staged.kafka_offset
         ) as copy_number,
         min(json_staged.loaded_at) over (
-            partition by upper(json_staged.source_table_name), json_staged.order_key
+            partition by
+                upper(json_staged.source_table_name), json_staged.order_key
         ) as first_staged_at
     from json_staged
 
@@ -229,13 +231,15 @@ valued as (
         case routed.source_table
             {%- for table_name in tables %}
             when {{ sql_string_literal(table_name) }}
-                then {{ goldengate_image_values(table_name, 'routed.after_map') }}
+                then {{ goldengate_image_values(
+                    table_name, 'routed.after_map') }}
             {%- endfor %}
         end as after_values,
         case routed.source_table
             {%- for table_name in tables %}
             when {{ sql_string_literal(table_name) }}
-                then {{ goldengate_image_values(table_name, 'routed.before_map') }}
+                then {{ goldengate_image_values(
+                    table_name, 'routed.before_map') }}
             {%- endfor %}
         end as before_values,
         case routed.source_table
@@ -306,7 +310,8 @@ keyed as (
                 and imaged.before_map is not null
                 and forall(
                     imaged.key_columns,
-                    key_column -> imaged.before_image_read[key_column] is not null
+                    key_column
+                    -> imaged.before_image_read[key_column] is not null
                 )
                 then map_from_entries(transform(
                     imaged.key_columns,

@@ -73,7 +73,9 @@ quarantined as (
         )) as record_json,
         trail_staged.loaded_at
     from trail_staged
-    where trail_staged.record_error is not null and trail_staged.is_extract_record
+    where
+        trail_staged.record_error is not null
+        and trail_staged.is_extract_record
 
     union all
 

@@ -163,7 +163,9 @@ judged as (
                     'Continued = Y; RecCount ',
                     array_join(chains.rec_counts, ', '), ' landed)'
                 )
-            when chains.rec_counts != sequence(1, cast(chains.chunk_count as int))
+            when
+                chains.rec_counts
+                != sequence(1, cast(chains.chunk_count as int))
                 then concat(
                     'held: chunk chain incomplete (RecCount ',
                     array_join(chains.rec_counts, ', '),
@@ -174,7 +176,10 @@ judged as (
                 chains.io_types > 1
                 or chains.table_names > 1
                 or chains.before_afters > 1
-                then 'held: chunks of one chain disagree on IOType, table or BeforeAfter'
+                then concat(
+                    'held: chunks of one chain disagree on IOType, table ',
+                    'or BeforeAfter'
+                )
         end as hold_reason
     from chains
 
@@ -192,19 +197,21 @@ merged as (
                 array_distinct(flatten(transform(
                     judged.chunks,
                     chunk -> coalesce(
-                        map_keys(chunk.before_map), cast(array() as array<string>)
+                        map_keys(chunk.before_map),
+                        cast(array() as array<string>)
                     )
                 ))),
-                column_key -> struct(
-                    column_key,
+                name -> struct(
+                    name,
                     case
-                        when exists(
-                            judged.chunks,
-                            chunk -> chunk.before_map[column_key] is not null
-                        )
+                        when
+                            exists(
+                                judged.chunks,
+                                chunk -> chunk.before_map[name] is not null
+                            )
                             then array_join(transform(
                                 judged.chunks,
-                                chunk -> chunk.before_map[column_key]
+                                chunk -> chunk.before_map[name]
                             ), '')
                     end
                 )
@@ -216,19 +223,21 @@ merged as (
                 array_distinct(flatten(transform(
                     judged.chunks,
                     chunk -> coalesce(
-                        map_keys(chunk.after_map), cast(array() as array<string>)
+                        map_keys(chunk.after_map),
+                        cast(array() as array<string>)
                     )
                 ))),
-                column_key -> struct(
-                    column_key,
+                name -> struct(
+                    name,
                     case
-                        when exists(
-                            judged.chunks,
-                            chunk -> chunk.after_map[column_key] is not null
-                        )
+                        when
+                            exists(
+                                judged.chunks,
+                                chunk -> chunk.after_map[name] is not null
+                            )
                             then array_join(transform(
                                 judged.chunks,
-                                chunk -> chunk.after_map[column_key]
+                                chunk -> chunk.after_map[name]
                             ), '')
                     end
                 )
@@ -245,6 +254,7 @@ final as (
         first_chunk.trail_seqno,
         first_chunk.trail_rba,
         first_chunk.record_id,
+        first_chunk.record_hash,
         first_chunk.landed_table,
         concat(
             lpad(cast(first_chunk.trail_seqno as string), 10, '0'),

@@ -204,7 +204,9 @@ ordered as (
                 and length(positioned.pos) > {{ sequence_digits }}
                 and length(coalesce(positioned.pos_rba_digits, '')) <= 20
                 then concat(
-                    lpad(coalesce(positioned.pos_sequence_digits, '0'), 10, '0'),
+                    lpad(
+                        coalesce(positioned.pos_sequence_digits, '0'), 10, '0'
+                    ),
                     lpad(coalesce(positioned.pos_rba_digits, '0'), 20, '0')
                 )
         end as order_key

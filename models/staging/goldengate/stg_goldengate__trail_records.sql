@@ -19,6 +19,8 @@
 {%- set malformed = cdc_landing_malformed_column('goldengate') %}
 {%- set io_names = goldengate_io_type_map('name') %}
 {%- set io_kinds = goldengate_io_type_map('kind') %}
+{%- set logdump_time = '^[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9:]{8}[.][0-9]{3}[.][0-9]{3}$' %}
+{%- set logdump_fraction = '([0-9]{2}:[0-9]{2}:[0-9]{2})[.]([0-9]{3})[.]([0-9]{3})$' %}
 {%- if has_trail %}
 {{ depends_on_landing_seed(landed_name, 'goldengate') }}
 {%- endif %}
@@ -133,7 +135,7 @@ typed as (
                     trim(new_records.io_time_text), '/', '-'
                 ) rlike {{ sql_string_literal(cdc_timestamp_pattern()) }}
                 or trim(new_records.io_time_text)
-                rlike '^[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9:]{8}[.][0-9]{3}[.][0-9]{3}$'
+                rlike {{ sql_string_literal(logdump_time) }}
                 then try_cast(
                     regexp_replace(
                         regexp_replace(
@@ -141,7 +143,7 @@ typed as (
                             '^([0-9]{4})/([0-9]{2})/([0-9]{2})',
                             '$1-$2-$3'
                         ),
-                        '([0-9]{2}:[0-9]{2}:[0-9]{2})[.]([0-9]{3})[.]([0-9]{3})$',
+                        {{ sql_string_literal(logdump_fraction) }},
                         '$1.$2$3'
                     ) as timestamp
                 )
@@ -254,7 +256,8 @@ judged as (
                 when
                     coalesce(classified.continued, 'N') not in ('Y', 'N')
                     then concat(
-                        'Continued ', classified.continued_text, ' is not Y or N'
+                        'Continued ', classified.continued_text,
+                        ' is not Y or N'
                     )
             end,
             case
@@ -327,7 +330,8 @@ judged as (
                     and classified.io_type not in (115, 135)
                     then concat(
                         'an after image record (IOType ', classified.io_type,
-                        ') carries a before_image; only key updates (115, 135) do'
+                        ') carries a before_image; ',
+                        'only key updates (115, 135) do'
                     )
             end,
             case
@@ -338,7 +342,10 @@ judged as (
                 when
                     classified.before_after = 'B'
                     and classified.after_map is not null
-                    then 'a before image record (BeforeAfter B) carries an after_image'
+                    then concat(
+                        'a before image record (BeforeAfter B) carries ',
+                        'an after_image'
+                    )
             end,
             case
                 when
