@@ -190,9 +190,11 @@ merged as (
     select
         judged.*,
         {# a column's pieces joined in RecCount order; a column only NULL
-           stays NULL #}
+           stays NULL, an image no chunk has stays NULL #}
         case
             when judged.chunk_count = 1 then judged.chunks[0].before_map
+            when not exists(judged.chunks, chunk -> chunk.before_map is not null)
+                then null
             else map_from_entries(transform(
                 array_distinct(flatten(transform(
                     judged.chunks,
@@ -219,6 +221,8 @@ merged as (
         end as before_map,
         case
             when judged.chunk_count = 1 then judged.chunks[0].after_map
+            when not exists(judged.chunks, chunk -> chunk.after_map is not null)
+                then null
             else map_from_entries(transform(
                 array_distinct(flatten(transform(
                     judged.chunks,

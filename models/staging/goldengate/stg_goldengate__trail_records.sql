@@ -19,8 +19,11 @@
 {%- set malformed = cdc_landing_malformed_column('goldengate') %}
 {%- set io_names = goldengate_io_type_map('name') %}
 {%- set io_kinds = goldengate_io_type_map('kind') %}
-{%- set logdump_time = '^[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9:]{8}[.][0-9]{3}[.][0-9]{3}$' %}
-{%- set logdump_fraction = '([0-9]{2}:[0-9]{2}:[0-9]{2})[.]([0-9]{3})[.]([0-9]{3})$' %}
+{#- Logdump's IO time: 2024/03/01 12:00:00.000.000 (milli.micro) #}
+{%- set logdump_time = '^[0-9]{4}/[0-9]{2}/[0-9]{2} '
+    ~ '[0-9:]{8}[.][0-9]{3}[.][0-9]{3}$' %}
+{%- set logdump_fraction = '([0-9]{2}:[0-9]{2}:[0-9]{2})'
+    ~ '[.]([0-9]{3})[.]([0-9]{3})$' %}
 {%- if has_trail %}
 {{ depends_on_landing_seed(landed_name, 'goldengate') }}
 {%- endif %}
