@@ -193,7 +193,8 @@ merged as (
            stays NULL, an image no chunk has stays NULL #}
         case
             when judged.chunk_count = 1 then judged.chunks[0].before_map
-            when not exists(judged.chunks, chunk -> chunk.before_map is not null)
+            when
+                not exists(judged.chunks, chunk -> chunk.before_map is not null)
                 then null
             else map_from_entries(transform(
                 array_distinct(flatten(transform(
@@ -221,7 +222,8 @@ merged as (
         end as before_map,
         case
             when judged.chunk_count = 1 then judged.chunks[0].after_map
-            when not exists(judged.chunks, chunk -> chunk.after_map is not null)
+            when
+                not exists(judged.chunks, chunk -> chunk.after_map is not null)
                 then null
             else map_from_entries(transform(
                 array_distinct(flatten(transform(
