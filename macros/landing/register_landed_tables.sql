@@ -3,7 +3,8 @@
         configured tables becomes an external table in <system>_schema: Qlik's
         <root>/<table>__ct/ and <root>/<table>/, IDM's <root>/<event log>/ and
         <root>/<snapshot_table>/, OpenEdge's <root>/<tracking table>/ and <root>/<change table>/,
-        Qlik Kafka's <root>/<topic>/ per topic,
+        Qlik Kafka's <root>/<topic>/ per topic, GoldenGate's <root>/<trail records>/ and
+        <root>/<json messages>/ (each format's <system>_landed_tables()),
         without copying (register_landed_folder: the columns are those of the folder's
         reference file, CSV read with cdc_landing_reader_options). Rerunnable: existing
         registrations are refreshed so appended files are seen; a managed table of the same
@@ -15,9 +16,13 @@
     {%- do cdc_validate_tables() -%}
     {%- do cdc_validate_vars() -%}
     {%- if execute -%}
-        {%- set landed = {'qlik_ct': qlik_ct_landed_tables, 'idm_jdbc': idm_jdbc_landed_tables,
-                           'openedge_cdc': openedge_cdc_landed_tables,
-                           'qlik_kafka': qlik_kafka_landed_tables} -%}
+        {#- a format lists its landed tables in <system>_landed_tables() -#}
+        {%- set landed = {} -%}
+        {%- for source_system in cdc_source_systems_enabled() -%}
+            {%- if source_system ~ '_landed_tables' in context -%}
+                {%- do landed.update({source_system: context[source_system ~ '_landed_tables']}) -%}
+            {%- endif -%}
+        {%- endfor -%}
         {%- for source_system in cdc_source_systems_enabled() if source_system in landed -%}
             {%- if var(source_system ~ '_landing') == 'files' -%}
                 {%- do cdc_validate_landing(source_system) -%}

@@ -106,8 +106,8 @@ def test_shipped_config_parses(tmp_path: Path) -> None:
                 )
             },
             "cdc_table_config: table 'trail_t' in var cdc_tables: source_system 'ogg_trail' is "
-            "not registered in var cdc_source_systems (registered: idm_jdbc, openedge_cdc, "
-            "qlik_ct, qlik_kafka)",
+            "not registered in var cdc_source_systems (registered: goldengate, idm_jdbc, "
+            "openedge_cdc, qlik_ct, qlik_kafka)",
             id="unregistered system, no model reads the table",
         ),
         pytest.param(

@@ -35,6 +35,15 @@ FORMAT_MODELS: dict[str, Callable[[str, Mapping[str, Any]], list[str]]] = {
         [f"stg_idm_jdbc__{config['snapshot_table']}"] if config.get("snapshot_table") else []
     ),
     "openedge_cdc": lambda name, _config: [f"stg_openedge_cdc__{name}"],
+    # both landings staged once for every table, then the format's own steps
+    "goldengate": lambda _name, _config: [
+        "stg_goldengate__trail_records",
+        "stg_goldengate__json_messages",
+        "int_goldengate__trail_chunks_reassembled",
+        "int_goldengate__trail_records_sequenced",
+        "int_goldengate__changes_judged",
+        "int_goldengate__changes_canonical",
+    ],
 }
 
 Manifest = dict[str, Any]

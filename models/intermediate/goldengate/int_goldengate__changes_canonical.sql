@@ -1,0 +1,125 @@
+{{ config(enabled=cdc_source_system_enabled('goldengate')) }}
+{#- One row per canonical change (spec F.1, F.4 columns E1 and E2) from the
+    GoldenGate trail records and Big Data JSON messages that passed judgement:
+    I, U and D row changes, and TRUNCATE, DDL and METADATA control changes.
+    Trail: order_scope ogg:<var goldengate_trail_name>, order_key
+    lpad(seqno, 10) || lpad(rba, 20) of the (first chunk of the) record;
+    transactions from TransInd (txn_seq, txn_last; flag transaction_incomplete
+    when the transaction's start, end or a chunk has not landed, or its
+    sequence is broken). JSON: order_scope ogg:<var goldengate_json_name>,
+    order_key pos made fixed-width the same way; no transaction ends.
+    effective_at is op_ts (IO Time, op_ts: UTC assumed) made monotone within
+    the order scope (its running maximum in order_key order). A view: flags
+    follow what has landed. #}
+
+with
+
+judged as (
+
+    select * from {{ ref('int_goldengate__changes_judged') }}
+    where judge_error is null and duplicate_status = 'first'
+
+),
+
+changes as (
+
+    select
+        ---------- identity (spec F.1)
+        sha2(
+            concat_ws(
+                '|', judged.source_system, judged.order_scope,
+                judged.order_key, '0'
+            ),
+            256
+        ) as change_id,
+        judged.source_system,
+        judged.source_instance,
+        coalesce(
+            {# catalog.schema.table or schema.table: the part before the
+               table #}
+            case
+                when judged.source_table_name like '%.%'
+                    then substring_index(
+                        substring_index(judged.source_table_name, '.', -2),
+                        '.',
+                        1
+                    )
+            end,
+            case judged.source_table
+                {%- for table_name in cdc_tables_of('goldengate') %}
+                when {{ sql_string_literal(table_name) }}
+                    then {{ sql_string_literal(
+                        cdc_table_config(table_name).get('source_schema', '')) }}
+                {%- endfor %}
+            end
+        ) as source_schema,
+        judged.source_table,
+        lower(judged.source_table) as source_table_norm,
+
+        ---------- operation (spec F.4)
+        case
+            when judged.change_kind in ('I', 'U', 'D')
+                then judged.change_kind
+        end as op,
+        case
+            when judged.change_kind not in ('I', 'U', 'D')
+                then judged.change_kind
+        end as control_op,
+        false as is_snapshot,
+        judged.before_image is not null as has_before_image,
+
+        ---------- key (spec F.2)
+        case when judged.change_kind in ('I', 'U', 'D') then judged.pk end
+            as pk,
+        case
+            when judged.change_kind in ('I', 'U', 'D') then judged.pk_string
+        end as pk_string,
+        judged.pk_before,
+        judged.pk_changed,
+
+        ---------- ordering and transaction (spec E.3, F.3)
+        judged.order_scope,
+        judged.order_key,
+        judged.txn_id,
+        judged.txn_seq,
+        judged.txn_last,
+        cast(null as timestamp) as commit_ts,
+        judged.op_ts,
+        max(judged.op_ts) over (
+            partition by judged.order_scope
+            order by judged.order_key
+            rows between unbounded preceding and current row
+        ) as effective_at,
+
+        ---------- images (spec E.5)
+        judged.changed_columns,
+        judged.present_columns,
+        judged.before_image,
+        judged.after_image,
+        judged.image_complete,
+        false as needs_lookup,
+        filter(
+            concat(
+                judged.base_flags,
+                array(
+                    case
+                        when not judged.is_transaction_complete
+                            then 'transaction_incomplete'
+                    end,
+                    case when judged.pk_changed then 'key_update' end
+                )
+            ),
+            flag -> flag is not null
+        ) as flags,
+
+        ---------- lineage
+        judged.raw_source,
+        judged.raw_key,
+        judged.loaded_at
+    from judged
+
+)
+
+select
+    {{- cdc_select_columns(cdc_canonical_columns(), 'changes') }}
+from changes

@@ -1,0 +1,311 @@
+{{
+    config(
+        enabled=cdc_source_system_enabled('goldengate'),
+        materialized='table'
+    )
+}}
+{#- One row per logical trail record (spec E.3): the staged Extract records
+    without errors, one copy per trail position (a second record at a staged
+    position with other content is a conflicting duplicate, quarantined), and
+    the Continued = Y chunks of one record reassembled. A chain is a run of
+    records in trail order (trail_seqno, trail_rba) each but the last marked
+    Continued = Y; a record with RecCount 1 starts a new one. Its images are the
+    chunks' images merged: a column's value is its chunks' pieces joined in
+    RecCount order. A chain is complete when its RecCounts are 1..n and its
+    last chunk says Continued = N; otherwise it is held (chain_status held,
+    quarantined with the reason) and reassembled when the rest lands. The
+    logical record takes the position and header of its first chunk (spec
+    F.3) and the transaction end of its last. A table rebuilt each run. #}
+
+with
+
+staged as (
+
+    select * from {{ ref('stg_goldengate__trail_records') }}
+    where record_error is null
+
+),
+
+copies_ranked as (
+
+    select
+        staged.*,
+        row_number() over (
+            partition by staged.trail_seqno, staged.trail_rba
+            order by staged.loaded_at, staged.record_hash
+        ) as copy_number,
+        min(staged.loaded_at) over (
+            partition by staged.trail_seqno, staged.trail_rba
+        ) as first_staged_at
+    from staged
+
+),
+
+copies_compared as (
+
+    select
+        copies_ranked.*,
+        count(
+            case
+                when copies_ranked.loaded_at = copies_ranked.first_staged_at
+                    then 1
+            end
+        ) over (
+            partition by copies_ranked.trail_seqno, copies_ranked.trail_rba
+        ) as copies_in_first_run
+    from copies_ranked
+
+),
+
+usable as (
+
+    {# exact copies never reach here (staging keeps one); copies with other
+       content are conflicting (all of the first run's) or late (the first
+       stays) #}
+    select copies_compared.*
+    from copies_compared
+    where
+        copies_compared.copy_number = 1
+        and copies_compared.copies_in_first_run = 1
+
+),
+
+chunks_marked as (
+
+    select
+        usable.*,
+        case
+            when
+                lag(usable.continued) over (
+                    order by usable.trail_seqno, usable.trail_rba
+                ) = 'Y'
+                and coalesce(usable.rec_count, 1) != 1
+                then 0
+            else 1
+        end as is_chain_start
+    from usable
+
+),
+
+chunks_numbered as (
+
+    select
+        chunks_marked.*,
+        sum(chunks_marked.is_chain_start) over (
+            order by chunks_marked.trail_seqno, chunks_marked.trail_rba
+            rows between unbounded preceding and current row
+        ) as chain_number
+    from chunks_marked
+
+),
+
+chains as (
+
+    select
+        chunks_numbered.chain_number,
+        count(*) as chunk_count,
+        min(
+            named_struct(
+                'trail_seqno', chunks_numbered.trail_seqno,
+                'trail_rba', chunks_numbered.trail_rba
+            )
+        ) as first_position,
+        max_by(
+            chunks_numbered.continued,
+            named_struct(
+                'trail_seqno', chunks_numbered.trail_seqno,
+                'trail_rba', chunks_numbered.trail_rba
+            )
+        ) as last_continued,
+        max_by(
+            chunks_numbered.trans_ind,
+            named_struct(
+                'trail_seqno', chunks_numbered.trail_seqno,
+                'trail_rba', chunks_numbered.trail_rba
+            )
+        ) as last_trans_ind,
+        array_sort(
+            collect_list(coalesce(chunks_numbered.rec_count, 1))
+        ) as rec_counts,
+        count(distinct chunks_numbered.io_type) as io_types,
+        count(distinct chunks_numbered.source_table_name) as table_names,
+        count(distinct chunks_numbered.before_after) as before_afters,
+        {# in RecCount order (maps do not sort, so a comparator) #}
+        array_sort(
+            collect_list(
+                named_struct(
+                    'rec_count', coalesce(chunks_numbered.rec_count, 1),
+                    'before_map', chunks_numbered.before_map,
+                    'after_map', chunks_numbered.after_map
+                )
+            ),
+            (left_chunk, right_chunk) -> case
+                when left_chunk.rec_count < right_chunk.rec_count then -1
+                when left_chunk.rec_count > right_chunk.rec_count then 1
+                else 0
+            end
+        ) as chunks,
+        collect_list(chunks_numbered.record_id) as record_ids,
+        max(chunks_numbered.loaded_at) as loaded_at
+    from chunks_numbered
+    group by 1
+
+),
+
+judged as (
+
+    select
+        chains.*,
+        case
+            when chains.last_continued = 'Y'
+                then concat(
+                    'held: chunk chain not terminated (last chunk has ',
+                    'Continued = Y; RecCount ',
+                    array_join(chains.rec_counts, ', '), ' landed)'
+                )
+            when
+                chains.rec_counts
+                != sequence(1, cast(chains.chunk_count as int))
+                then concat(
+                    'held: chunk chain incomplete (RecCount ',
+                    array_join(chains.rec_counts, ', '),
+                    ' landed, 1 to ',
+                    element_at(chains.rec_counts, -1), ' expected)'
+                )
+            when
+                chains.io_types > 1
+                or chains.table_names > 1
+                or chains.before_afters > 1
+                then concat(
+                    'held: chunks of one chain disagree on IOType, table ',
+                    'or BeforeAfter'
+                )
+        end as hold_reason
+    from chains
+
+),
+
+merged as (
+
+    select
+        judged.*,
+        {# a column's pieces joined in RecCount order; a column only NULL
+           stays NULL, an image no chunk has stays NULL #}
+        case
+            when judged.chunk_count = 1 then judged.chunks[0].before_map
+            when
+                not exists(judged.chunks, chunk -> chunk.before_map is not null)
+                then null
+            else map_from_entries(transform(
+                array_distinct(flatten(transform(
+                    judged.chunks,
+                    chunk -> coalesce(
+                        map_keys(chunk.before_map),
+                        cast(array() as array<string>)
+                    )
+                ))),
+                name -> struct(
+                    name,
+                    case
+                        when
+                            exists(
+                                judged.chunks,
+                                chunk -> chunk.before_map[name] is not null
+                            )
+                            then array_join(transform(
+                                judged.chunks,
+                                chunk -> chunk.before_map[name]
+                            ), '')
+                    end
+                )
+            ))
+        end as before_map,
+        case
+            when judged.chunk_count = 1 then judged.chunks[0].after_map
+            when
+                not exists(judged.chunks, chunk -> chunk.after_map is not null)
+                then null
+            else map_from_entries(transform(
+                array_distinct(flatten(transform(
+                    judged.chunks,
+                    chunk -> coalesce(
+                        map_keys(chunk.after_map),
+                        cast(array() as array<string>)
+                    )
+                ))),
+                name -> struct(
+                    name,
+                    case
+                        when
+                            exists(
+                                judged.chunks,
+                                chunk -> chunk.after_map[name] is not null
+                            )
+                            then array_join(transform(
+                                judged.chunks,
+                                chunk -> chunk.after_map[name]
+                            ), '')
+                    end
+                )
+            ))
+        end as after_map
+    from judged
+
+),
+
+final as (
+
+    select
+        ---------- position of the logical record (its first chunk)
+        first_chunk.trail_seqno,
+        first_chunk.trail_rba,
+        first_chunk.record_id,
+        first_chunk.record_hash,
+        first_chunk.landed_table,
+        concat(
+            lpad(cast(first_chunk.trail_seqno as string), 10, '0'),
+            lpad(cast(first_chunk.trail_rba as string), 20, '0')
+        ) as order_key,
+
+        ---------- header of the first chunk (spec E.1)
+        first_chunk.undo_flag,
+        first_chunk.record_length,
+        first_chunk.io_type,
+        first_chunk.io_type_name,
+        first_chunk.io_kind,
+        first_chunk.trans_ind,
+        merged.last_trans_ind,
+        first_chunk.syskey_length,
+        first_chunk.audit_rba,
+        first_chunk.audit_pos,
+        first_chunk.partition_indicator,
+        first_chunk.before_after,
+        first_chunk.io_time,
+        first_chunk.orig_node,
+        first_chunk.format_type,
+        first_chunk.source_table_name,
+        first_chunk.tokens,
+
+        ---------- reassembled (spec E.3)
+        merged.chunk_count,
+        merged.record_ids,
+        case
+            when merged.hold_reason is null then 'complete' else 'held'
+        end as chain_status,
+        merged.hold_reason,
+        case
+            when merged.hold_reason is null then merged.before_map
+        end as before_map,
+        case
+            when merged.hold_reason is null then merged.after_map
+        end as after_map,
+        merged.loaded_at
+    from merged
+    inner join usable as first_chunk
+        on
+            merged.first_position.trail_seqno = first_chunk.trail_seqno
+            and merged.first_position.trail_rba = first_chunk.trail_rba
+
+)
+
+select * from final
