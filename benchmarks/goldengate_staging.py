@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -30,9 +29,15 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from benchmarks.staging_run import (
+    RunFailed,
+    count_rows,
+    staging_arguments,
+    timed_run,
+    write_result,
+)
 from cdc_simulator.table_model import ColumnSpec, TableSpec
 
-PROJECT_DIR = Path(__file__).resolve().parents[1]
 SELECT = ["path:models/staging/goldengate", "path:models/intermediate/goldengate"]
 
 
@@ -77,15 +82,8 @@ CDC_TABLES["ogg_order_json"] = {**CDC_TABLES["ogg_order"], "form": "json"}  # ty
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--changes", type=int, default=1_000_000)
-    parser.add_argument("--keys", type=int, default=100_000)
+    parser = staging_arguments(__doc__.split("\n")[0], "goldengate")
     parser.add_argument("--chunk-size", type=int, default=0)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--work", type=Path, default=PROJECT_DIR / ".local" / "bench_goldengate")
-    parser.add_argument(
-        "--json", type=Path, default=PROJECT_DIR / "benchmarks/results/goldengate_staging.json"
-    )
     return parser.parse_args(argv)
 
 
@@ -133,83 +131,45 @@ def generate(landing: Path, args: argparse.Namespace) -> dict[str, object]:
     return info
 
 
-def count_rows(run_dir: Path) -> dict[str, int]:
-    """The canonical changes and quarantined rows the run left, read in a Spark session of its
-    own on the run's metastore (after cdc-dbt has exited: Derby lets one process in)."""
-    os.environ["CDC_LOCAL_DIR"] = str(run_dir)
-    from python_udfs.session import build_spark_session, prepare_environment, spark_settings
-
-    prepare_environment(PROJECT_DIR)
-    _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
-    spark = build_spark_session(settings)
-    try:
-        logged = spark.sql("select count(*) from cdc.int_goldengate__changes_canonical")
-        quarantined = spark.sql("select count(*) from cdc.int_goldengate__rows_quarantined")
-        return {"logged": logged.first()[0], "quarantined": quarantined.first()[0]}
-    finally:
-        spark.stop()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     work = args.work.resolve()
     landing = work / "landing"
     info = generate(landing, args)
     run_dir = work / "run"
-    shutil.rmtree(run_dir, ignore_errors=True)
-    run_dir.mkdir(parents=True)
-    env = {
-        **os.environ,
-        "CDC_LOCAL_DIR": str(run_dir),
-        "DBT_TARGET_PATH": str(run_dir / "target"),
-        "DBT_LOG_PATH": str(run_dir / "logs"),
-    }
     variables = {
         "cdc_tables": CDC_TABLES,
         "goldengate_landing": "files",
         "goldengate_landing_root": str(landing),
         "goldengate_landing_format": "parquet",
     }
-    command = [
-        str(Path(sys.executable).with_name("cdc-dbt")),
-        "run",
-        "--select",
-        *SELECT,
-        "--vars",
-        json.dumps(variables),
-    ]
-    started = time.monotonic()
-    done = subprocess.run(command, cwd=PROJECT_DIR, env=env, capture_output=True, text=True)
-    seconds = time.monotonic() - started
-    (run_dir / "run.log").write_text(done.stdout + done.stderr)
-    if done.returncode != 0:
-        print(f"cdc-dbt run failed ({done.returncode}); see {run_dir / 'run.log'}")
+    try:
+        run = timed_run(run_dir, SELECT, variables)
+    except RunFailed as failure:
+        print(failure)
         return 2
-    run_results = json.loads((run_dir / "target" / "run_results.json").read_text())
-    models = sorted(
-        (
-            {"model": r["unique_id"].split(".")[-1], "seconds": round(r["execution_time"], 1)}
-            for r in run_results["results"]
-        ),
-        key=lambda item: -item["seconds"],
+    counts = count_rows(
+        run_dir,
+        {
+            "logged": "select count(*) from cdc.int_goldengate__changes_canonical",
+            "quarantined": "select count(*) from cdc.int_goldengate__rows_quarantined",
+        },
     )
-    counts = count_rows(run_dir)
+    seconds = run["run_seconds"]
     result = {
         **info,
-        "run_seconds": round(seconds, 1),
+        "run_seconds": seconds,
         "changes_per_second": round(info["model_changes"] / seconds),  # type: ignore[operator]
         "records_per_second": round(
-            sum(info["landed_rows"].values()) / seconds  # type: ignore[attr-defined]
+            sum(info["landed_rows"].values()) / seconds  # type: ignore[attr-defined, operator]
         ),
-        "logged_changes": counts.get("logged"),
-        "quarantined": counts.get("quarantined"),
-        "models": models,
+        "logged_changes": counts["logged"],
+        "quarantined": counts["quarantined"],
+        "models": run["models"],
         "cpu_count": os.cpu_count(),
     }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
-    return 0 if counts.get("quarantined") == 0 else 1
+    write_result(args.json, result)
+    return 0 if counts["quarantined"] == 0 else 1
 
 
 if __name__ == "__main__":
