@@ -247,7 +247,11 @@ EXPECTED_QUARANTINE = sorted(
 
 
 def test_quarantine_reasons(spark: Any, kafka_build: Any) -> None:
-    rows = _rows(spark, f"select raw_key, reason from {SCHEMA}.fct_cdc_quarantine")
+    rows = _rows(
+        spark,
+        f"select raw_key, reason from {SCHEMA}.fct_cdc_quarantine"
+        " where source_system = 'qlik_kafka'",
+    )
     assert [key for key, _ in rows] == sorted(key for key, _ in EXPECTED_QUARANTINE)
     reasons = dict(rows)
     for key, fragment in EXPECTED_QUARANTINE:
