@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.spark]
+# one xdist group with every module that reads the shared sample build (conftest)
+pytestmark = [pytest.mark.e2e, pytest.mark.spark, pytest.mark.xdist_group("sample")]
 
 SCHEMA = "sample"  # the shared sample build (conftest sample_build)
 
