@@ -199,22 +199,7 @@ quarantined as (
 
     union all
 
-    select
-        'goldengate' as source_system,
-        cast(null as string) as source_table,
-        landed_files.landed_table,
-        landed_files.file_name as raw_key,
-        cast(null as string) as order_key,
-        concat('landed file kept out: ', landed_files.problem) as reason,
-        to_json(named_struct(
-            'file_path', landed_files.file_path,
-            'modified_at', landed_files.modified_at,
-            'size_bytes', landed_files.size_bytes,
-            'file_columns', landed_files.file_columns
-        )) as record_json,
-        cast(null as timestamp) as loaded_at
-    from {{ ref('stg_goldengate__landed_files') }} as landed_files
-    where not landed_files.is_read
+    {{ cdc_landed_files_kept_out('goldengate') }}
 
 )
 

@@ -41,17 +41,7 @@ landed as (
     {% if has_json -%}
     select
         {{ sql_string_literal(landed_name) }} as landed_table,
-        cast(landed.`topic` as string) as topic,
-        cast(landed.`partition` as int) as kafka_partition,
-        cast(landed.`offset` as bigint) as kafka_offset,
-        cast(landed.`key` as string) as message_key,
-        cast(landed.`value` as string) as message_value,
-        cast(landed.`timestamp` as timestamp) as kafka_timestamp,
-        {% if malformed -%}
-        landed.{{ malformed }} as malformed_record
-        {%- else -%}
-        cast(null as string) as malformed_record
-        {%- endif %}
+        {{ cdc_topic_record_columns('landed', malformed) }}
     from {{ source('goldengate', 'json_messages') }} as landed
     where {{ cdc_landing_files_filter('goldengate', landed_name, 'landed') }}
     {%- else -%}
@@ -70,56 +60,7 @@ landed as (
 
 ),
 
-hashed as (
-
-    select
-        landed.*,
-        sha2(
-            coalesce(landed.message_value, landed.malformed_record, ''), 256
-        ) as value_hash,
-        concat_ws(
-            '/',
-            coalesce(landed.topic, landed.landed_table),
-            cast(landed.kafka_partition as string),
-            cast(landed.kafka_offset as string)
-        ) as message_id
-    from landed
-
-),
-
-copies_numbered as (
-
-    select
-        hashed.*,
-        row_number() over (
-            partition by
-                hashed.landed_table,
-                hashed.kafka_partition,
-                hashed.kafka_offset,
-                hashed.value_hash
-            order by hashed.kafka_timestamp
-        ) as copy_number
-    from hashed
-
-),
-
-new_messages as (
-
-    select copies_numbered.*
-    from copies_numbered
-    {% if is_incremental() %}
-    left anti join {{ this }} as staged
-        on
-            copies_numbered.landed_table = staged.landed_table
-            and coalesce(copies_numbered.kafka_partition, -1)
-            = coalesce(staged.kafka_partition, -1)
-            and coalesce(copies_numbered.kafka_offset, -1)
-            = coalesce(staged.kafka_offset, -1)
-            and copies_numbered.value_hash = staged.value_hash
-    {% endif %}
-    where copies_numbered.copy_number = 1
-
-),
+{{ cdc_topic_messages_not_staged('landed') }},
 
 parsed as (
 

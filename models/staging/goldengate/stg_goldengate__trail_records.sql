@@ -39,11 +39,8 @@ landed as (
         cast(landed.{{ cdc_quoted_name(field[0]) }} as string)
             as {{ field[1] }},
         {%- endfor %}
-        {% if malformed -%}
-        landed.{{ malformed }} as malformed_record
-        {%- else -%}
-        cast(null as string) as malformed_record
-        {%- endif %}
+        {{ cdc_malformed_record('landed', malformed) }}
+            as malformed_record
     from {{ source('goldengate', 'trail_records') }} as landed
     where {{ cdc_landing_files_filter('goldengate', landed_name, 'landed') }}
     {%- else -%}

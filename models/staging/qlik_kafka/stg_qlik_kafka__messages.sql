@@ -75,86 +75,20 @@ landed as (
     select
         {{ topic }}_landed.landed_table,
         {{ topic }}_landed.topic_table,
-        cast({{ topic }}_landed.`topic` as string) as topic,
-        cast({{ topic }}_landed.`partition` as int) as kafka_partition,
-        cast({{ topic }}_landed.`offset` as bigint) as kafka_offset,
-        cast({{ topic }}_landed.`key` as string) as message_key,
-        cast({{ topic }}_landed.`value` as string) as message_value,
-        cast({{ topic }}_landed.`timestamp` as timestamp) as kafka_timestamp,
-        {{ cdc_malformed_record(topic ~ '_landed', malformed) }}
-            as malformed_record
+        {{ cdc_topic_record_columns(topic ~ '_landed', malformed) }}
     from {{ topic }}_landed
     union all
     {% endfor -%}
     select
         metadata_landed.landed_table,
         metadata_landed.topic_table,
-        cast(metadata_landed.`topic` as string) as topic,
-        cast(metadata_landed.`partition` as int) as kafka_partition,
-        cast(metadata_landed.`offset` as bigint) as kafka_offset,
-        cast(metadata_landed.`key` as string) as message_key,
-        cast(metadata_landed.`value` as string) as message_value,
-        cast(metadata_landed.`timestamp` as timestamp) as kafka_timestamp,
-        {{ cdc_malformed_record('metadata_landed', malformed) }}
-            as malformed_record
+        {{ cdc_topic_record_columns('metadata_landed', malformed) }}
     from metadata_landed
     -- noqa: enable=RF06
 
 ),
 
-hashed as (
-
-    select
-        landed.*,
-        sha2(
-            coalesce(landed.message_value, landed.malformed_record, ''), 256
-        ) as value_hash,
-        concat_ws(
-            '/',
-            coalesce(landed.topic, landed.landed_table),
-            cast(landed.kafka_partition as string),
-            cast(landed.kafka_offset as string)
-        ) as message_id
-    from landed
-
-),
-
-copies_numbered as (
-
-    {# a message is what Kafka delivered at (topic, partition, offset); the same
-       value at the same place landed again (a file copied twice, a replayed
-       batch) is staged once #}
-    select
-        hashed.*,
-        row_number() over (
-            partition by
-                hashed.landed_table,
-                hashed.kafka_partition,
-                hashed.kafka_offset,
-                hashed.value_hash
-            order by hashed.kafka_timestamp
-        ) as copy_number
-    from hashed
-
-),
-
-new_messages as (
-
-    select copies_numbered.*
-    from copies_numbered
-    {% if is_incremental() %}
-    left anti join {{ this }} as staged
-        on
-            copies_numbered.landed_table = staged.landed_table
-            and coalesce(copies_numbered.kafka_partition, -1)
-            = coalesce(staged.kafka_partition, -1)
-            and coalesce(copies_numbered.kafka_offset, -1)
-            = coalesce(staged.kafka_offset, -1)
-            and copies_numbered.value_hash = staged.value_hash
-    {% endif %}
-    where copies_numbered.copy_number = 1
-
-),
+{{ cdc_topic_messages_not_staged('landed') }},
 
 parsed as (
 
