@@ -191,16 +191,19 @@ merged as (
         judged.*,
         {# a column's pieces joined in RecCount order; a column only NULL
            stays NULL, an image no chunk has stays NULL #}
+        {%- for image in ['before_map', 'after_map'] %}
         case
-            when judged.chunk_count = 1 then judged.chunks[0].before_map
+            when judged.chunk_count = 1 then judged.chunks[0].{{ image }}
             when
-                not exists(judged.chunks, chunk -> chunk.before_map is not null)
+                not exists(
+                    judged.chunks, chunk -> chunk.{{ image }} is not null
+                )
                 then null
             else map_from_entries(transform(
                 array_distinct(flatten(transform(
                     judged.chunks,
                     chunk -> coalesce(
-                        map_keys(chunk.before_map),
+                        map_keys(chunk.{{ image }}),
                         cast(array() as array<string>)
                     )
                 ))),
@@ -210,45 +213,17 @@ merged as (
                         when
                             exists(
                                 judged.chunks,
-                                chunk -> chunk.before_map[name] is not null
+                                chunk -> chunk.{{ image }}[name] is not null
                             )
                             then array_join(transform(
                                 judged.chunks,
-                                chunk -> chunk.before_map[name]
+                                chunk -> chunk.{{ image }}[name]
                             ), '')
                     end
                 )
             ))
-        end as before_map,
-        case
-            when judged.chunk_count = 1 then judged.chunks[0].after_map
-            when
-                not exists(judged.chunks, chunk -> chunk.after_map is not null)
-                then null
-            else map_from_entries(transform(
-                array_distinct(flatten(transform(
-                    judged.chunks,
-                    chunk -> coalesce(
-                        map_keys(chunk.after_map),
-                        cast(array() as array<string>)
-                    )
-                ))),
-                name -> struct(
-                    name,
-                    case
-                        when
-                            exists(
-                                judged.chunks,
-                                chunk -> chunk.after_map[name] is not null
-                            )
-                            then array_join(transform(
-                                judged.chunks,
-                                chunk -> chunk.after_map[name]
-                            ), '')
-                    end
-                )
-            ))
-        end as after_map
+        end as {{ image }}{{ ',' if not loop.last }}
+        {%- endfor %}
     from judged
 
 ),
