@@ -191,39 +191,8 @@ merged as (
         judged.*,
         {# a column's pieces joined in RecCount order; a column only NULL
            stays NULL, an image no chunk has stays NULL #}
-        {%- for image in ['before_map', 'after_map'] %}
-        case
-            when judged.chunk_count = 1 then judged.chunks[0].{{ image }}
-            when
-                not exists(
-                    judged.chunks, chunk -> chunk.{{ image }} is not null
-                )
-                then null
-            else map_from_entries(transform(
-                array_distinct(flatten(transform(
-                    judged.chunks,
-                    chunk -> coalesce(
-                        map_keys(chunk.{{ image }}),
-                        cast(array() as array<string>)
-                    )
-                ))),
-                name -> struct(
-                    name,
-                    case
-                        when
-                            exists(
-                                judged.chunks,
-                                chunk -> chunk.{{ image }}[name] is not null
-                            )
-                            then array_join(transform(
-                                judged.chunks,
-                                chunk -> chunk.{{ image }}[name]
-                            ), '')
-                    end
-                )
-            ))
-        end as {{ image }}{{ ',' if not loop.last }}
-        {%- endfor %}
+        {{ goldengate_chunks_image('judged', 'before_map') }} as before_map,
+        {{ goldengate_chunks_image('judged', 'after_map') }} as after_map
     from judged
 
 ),
