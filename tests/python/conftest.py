@@ -1,10 +1,9 @@
 """Shared fixtures: one Spark session per pytest process (it takes ~8 s to start), built exactly
 as `cdc-dbt` builds it (same profile, same UDF registration), in a metastore of its own.
 
-bin/test runs two processes (pytest-xdist, `--dist loadgroup`): each has its own Spark session,
-metastore, warehouse and dbt target folder, and every test module is one group, kept in one
-process, so a module's fixtures build once (the sample modules share the group `sample`, whose
-build `sample_build` serves them all)."""
+bin/test runs two processes (pytest-xdist): each has its own Spark session, metastore, warehouse
+and dbt target folder; pytest_xdist_make_scheduler keeps each test module in one process, and
+the sample modules (`*_sample.py`, readers of `sample_build`) together."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,12 +22,18 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each test module is one xdist group unless it names its own (xdist_group marker)."""
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With pytest-xdist (bin/test), every test module is one unit of work, kept in one
+    process so its module fixtures build once; the modules that read the shared sample build
+    (`*_sample.py`) are one unit together, so `sample_build` runs once."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "sample modules" if path.endswith("_sample.py") else path
+
+    return ModuleScheduling(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 from sample_expectations import EXPECTED_IDM_QUARANTINE, IDM_ACCOUNTS, IDM_USERS
 
-# one xdist group with every module that reads the shared sample build (conftest)
-pytestmark = [pytest.mark.e2e, pytest.mark.spark, pytest.mark.xdist_group("sample")]
+pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
 SCHEMA = "sample"
 PROJECT = "cdc_history"
