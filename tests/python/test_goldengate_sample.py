@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-# one xdist group with every module that reads the shared sample build (conftest)
-pytestmark = [pytest.mark.e2e, pytest.mark.spark, pytest.mark.xdist_group("sample")]
+pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
 SCHEMA = "sample"  # the shared sample build (conftest sample_build)
 
