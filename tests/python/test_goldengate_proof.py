@@ -31,12 +31,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import timedelta
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
+from proof_points import Point, reinsert_positions, time_points
 from state_check import check
 
 from cdc_simulator.goldengate import (
@@ -57,7 +56,6 @@ from cdc_simulator.table_model import (
     Simulation,
     State,
     TableSpec,
-    format_time_point,
     replay,
     simulate,
     widened,
@@ -116,13 +114,6 @@ def dbt_vars(root: Path) -> dict[str, object]:
         "goldengate_trail_name": "pt",
         "goldengate_json_name": "ogg_orders",
     }
-
-
-@dataclass
-class Point:
-    label: str
-    value: str
-    expected: State
 
 
 @dataclass
@@ -297,39 +288,15 @@ def choose_points(sim: Simulation, producer: Producer, late: list[Unit]) -> list
                 [u for u in units if u.change.table == spec.name and u.change.is_key_update(spec)],  # type: ignore[union-attr]
             )
         )
-    deleted: set[tuple[str, Key]] = set()
-    reinserts = []
-    for unit in units:
-        change = unit.change
-        assert change is not None
-        key = (change.table, sim.spec(change.table).key_of(change.row))
-        if change.op == "D":
-            deleted.add(key)
-        elif change.op == "I" and key in deleted:
-            reinserts.append(unit)
-    picked.append(("right after a re-insert of a deleted key", reinserts))
+    positions = reinsert_positions(sim, [unit.change for unit in units])  # type: ignore[misc]
+    picked.append(("right after a re-insert of a deleted key", [units[i] for i in positions]))
     points = []
     for label, matches in picked:
         assert matches, f"the simulation has no change for point '{label}'; change SEED"
         unit = matches[len(matches) // 2]
         assert unit.change is not None
         points.append(Point(label, unit.order_key, sim.state_at(unit.change.change_seq)))
-    shared = [
-        a[0].commit_time for a, b in pairwise(transactions) if a[0].commit_time == b[0].commit_time
-    ]
-    gaps = [
-        a[0].commit_time + timedelta(milliseconds=10)
-        for a, b in pairwise(transactions)
-        if b[0].commit_time - a[0].commit_time >= timedelta(milliseconds=30)
-    ]
-    assert shared and gaps, "no shared commit time or no gap; change SEED"
-    for label, moment in (
-        ("time shared by transactions", shared[len(shared) // 2]),
-        ("time between commits", gaps[len(gaps) // 3]),
-    ):
-        text = format_time_point(moment)
-        points.append(Point(f"{label} {text}", text, sim.state_at_time(text)))
-    return points
+    return points + time_points(sim)
 
 
 def test_goldengate_proof_scenario_is_well_formed() -> None:

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import timedelta
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +37,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
+from proof_points import Point, reinsert_positions, time_points
 from sample_expectations import IDM_USERS
 from state_check import check, check_tables
 
@@ -52,7 +51,6 @@ from cdc_simulator.table_model import (
     Simulation,
     State,
     TableSpec,
-    format_time_point,
     replay,
     simulate,
 )
@@ -106,13 +104,6 @@ def land_idm_sample(root: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # the scenario (pure Python, checked without Spark below)
-
-
-@dataclass
-class Point:
-    label: str
-    value: str
-    expected: State
 
 
 @dataclass
@@ -171,38 +162,13 @@ def choose_points(sim: Simulation, late: list[Change]) -> list[Point]:
         picked.append(pick(f"right after a key update of {table}", key_updates))
     deletes = [c for c in changes[middle:] if c.op == "D"]
     picked.append(pick("right after a delete", deletes))
-    deleted: set[tuple[str, Key]] = set()
-    reinserts = []
-    for change in changes:
-        key = (change.table, sim.spec(change.table).key_of(change.row))
-        if change.op == "D":
-            deleted.add(key)
-        elif change.op == "I" and key in deleted:
-            reinserts.append(change)
+    reinserts = [changes[i] for i in reinsert_positions(sim, changes)]
     picked.append(pick("right after a re-insert of a deleted key", reinserts))
     picked.append(pick("on a late (out-of-order) row", late))
     updates = [c for c in changes if c.op == "U" and not c.is_key_update(sim.spec(c.table))]
     picked.append(pick("on a B/U pair", updates))
     points = [Point(label, seq, sim.state_at(seq)) for label, seq in picked]
-
-    shared = [
-        a[0].commit_time for a, b in pairwise(transactions) if a[0].commit_time == b[0].commit_time
-    ]
-    assert shared, "no two transactions share a commit time; change SEED"
-    moment = shared[len(shared) // 2]
-    text = format_time_point(moment)
-    points.append(
-        Point(f"time shared by several transactions {text}", text, sim.state_at_time(text))
-    )
-    gaps = [
-        a[0].commit_time + timedelta(milliseconds=10)
-        for a, b in pairwise(transactions)
-        if b[0].commit_time - a[0].commit_time >= timedelta(milliseconds=30)
-    ]
-    moment = gaps[len(gaps) // 3]
-    text = format_time_point(moment)
-    points.append(Point(f"time between two commits {text}", text, sim.state_at_time(text)))
-    return points
+    return points + time_points(sim)
 
 
 def build_scenario() -> Scenario:

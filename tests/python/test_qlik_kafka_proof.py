@@ -32,24 +32,21 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import timedelta
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
+from proof_points import Point, reinsert_positions, time_points
 from state_check import check, check_tables
-from test_qlik_ct_proof import Point, choose_late
+from test_qlik_ct_proof import choose_late
 
 from cdc_simulator.qlik_kafka import KafkaOptions, Message, Producer, write_topics
 from cdc_simulator.table_model import (
     Change,
     ColumnSpec,
-    Key,
     Simulation,
     State,
     TableSpec,
-    format_time_point,
     replay,
     simulate,
     widened,
@@ -200,36 +197,14 @@ def choose_points(sim: Simulation, late: list[Change]) -> list[Point]:
     for spec in sim.tables:
         key_updates = [c for c in changes if c.table == spec.name and c.is_key_update(spec)]
         picked.append((f"right after a key update of {spec.name}", key_updates))
-    deleted: set[tuple[str, Key]] = set()
-    reinserts = []
-    for change in changes:
-        key = (change.table, sim.spec(change.table).key_of(change.row))
-        if change.op == "D":
-            deleted.add(key)
-        elif change.op == "I" and key in deleted:
-            reinserts.append(change)
+    reinserts = [changes[i] for i in reinsert_positions(sim, changes)]
     picked.append(("right after a re-insert of a deleted key", reinserts))
     points = []
     for label, matches in picked:
         assert matches, f"the simulation has no change for point '{label}'; change SEED"
         change_seq = matches[len(matches) // 2].change_seq
         points.append(Point(label, change_seq, sim.state_at(change_seq)))
-    shared = [
-        a[0].commit_time for a, b in pairwise(transactions) if a[0].commit_time == b[0].commit_time
-    ]
-    gaps = [
-        a[0].commit_time + timedelta(milliseconds=10)
-        for a, b in pairwise(transactions)
-        if b[0].commit_time - a[0].commit_time >= timedelta(milliseconds=30)
-    ]
-    assert shared and gaps, "no shared commit time or no gap; change SEED"
-    for label, moment in (
-        ("time shared by transactions", shared[len(shared) // 2]),
-        ("time between commits", gaps[len(gaps) // 3]),
-    ):
-        text = format_time_point(moment)
-        points.append(Point(f"{label} {text}", text, sim.state_at_time(text)))
-    return points
+    return points + time_points(sim)
 
 
 def version_points(sim: Simulation, producer: Producer) -> list[Point]:
