@@ -22,6 +22,7 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook; `-p no:xdist` runs without it
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """With pytest-xdist (bin/test), every test module is one unit of work, kept in one
     process so its module fixtures build once; the modules that read the shared sample build
