@@ -173,26 +173,31 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Any]
     for path in closed[0].iterdir():
         path.unlink()
     # a staging append that died half-way: the third batch's file is staged, then half of
-    # its rows are taken out again and the write is marked as begun and never finished
+    # its rows are taken out again and the write is marked as begun and never finished, with
+    # the mark it would have recorded (the newest loaded_at before it). One process sets up
+    # both half-done writes (the history's only needs its property, read at its next write);
+    # a SQL variable carries the mark into the table properties.
     staged = f"{KILLED}.stg_qlik_ct__order_lines"
-    *_, [mark] = run_sql(
-        local_dir,
-        f"alter table {history} set tblproperties ('cdc.write' = 'started')",
-        f"refresh table {history}",
-        f"select cast(max(loaded_at) as string) as mark from {staged}",
-    )
-    mark = json.loads(mark)["mark"]
     write_parquet(root, emit(third, TABLES), tables=TABLES, files=1, seed=3)
     build(local_dir, KILLED, root, kill_after="model.cdc_history.stg_qlik_ct__order_lines")
-    run_sql(
+    set_properties = (
+        f"alter table {staged} set tblproperties ('cdc.write' = 'started', "
+        "'cdc.write.mark_column' = 'loaded_at', 'cdc.write.mark' = '"
+    ).replace("'", "''")
+    _, _, _, [newer], *_ = run_sql(
         local_dir,
+        f"alter table {history} set tblproperties ('cdc.write' = 'started')",
+        "declare or replace variable mark string",
+        f"set var mark = (select cast(max(loaded_at) as string) from {staged}"
+        f" where loaded_at < (select max(loaded_at) from {staged}))",
+        f"select count(*) as staged from {staged} where loaded_at > cast(mark as timestamp)",
         f"create table {KILLED}.half using parquet as select * from {staged} "
-        f"where loaded_at <= timestamp '{mark}' or xxhash64(raw_key) % 2 = 0",
+        "where loaded_at <= cast(mark as timestamp) or xxhash64(raw_key) % 2 = 0",
         f"insert overwrite table {staged} select * from {KILLED}.half",
         f"drop table {KILLED}.half",
-        f"alter table {staged} set tblproperties ('cdc.write' = 'started', "
-        f"'cdc.write.mark_column' = 'loaded_at', 'cdc.write.mark' = '{mark}')",
+        f"execute immediate '{set_properties}' || mark || ''')'",
     )
+    assert json.loads(newer)["staged"] > 0, "the killed run staged nothing of the third batch"
 
     build(local_dir, KILLED, root, command="build")
     build(local_dir, CLEAN, root)
