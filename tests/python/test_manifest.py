@@ -112,6 +112,8 @@ def test_every_table_has_its_models(manifest: Manifest, table: str) -> None:
         f"dim_{table}_history",
         f"dim_{table}_current",
         f"dim_{table}_as_of",
+        f"dim_{table}_changes",
+        f"dim_{table}_live",
         *FORMAT_MODELS[config["source_system"]](table, config),
     ]
     models = _models(manifest)

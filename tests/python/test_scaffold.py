@@ -49,6 +49,8 @@ HR_FILES = {
     "models/marts/hr/dim_hr_history.sql",
     "models/marts/hr/dim_hr_current.sql",
     "models/marts/hr/dim_hr_as_of.sql",
+    "models/marts/hr/dim_hr_changes.sql",
+    "models/marts/hr/dim_hr_live.sql",
     "models/marts/hr/_hr__models.yml",
     "models/staging/qlik_ct/stg_qlik_ct__hr.sql",
     "models/staging/qlik_ct/stg_qlik_ct__hr_baseline.sql",
@@ -167,6 +169,8 @@ def test_yaml_keeps_dbt_jinja_and_describes_every_model(project: Project) -> Non
         "dim_hr_history",
         "dim_hr_current",
         "dim_hr_as_of",
+        "dim_hr_changes",
+        "dim_hr_live",
     }
     for model in models.values():
         assert model["description"].startswith("One row per "), "the grain comes first"

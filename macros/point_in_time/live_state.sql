@@ -1,0 +1,198 @@
+{% macro live_state(table_name) %}
+    {#- The whole body of dim_<table>_live (Qlik Compose's live view): the table's live rows
+        as dim_<table>_history holds them, overlaid with the images of
+        int_<table>__change_images the history has not folded in yet, so a reader sees a
+        change as soon as its image is written, before the history's next build.
+
+        "Not folded in yet" is the history's own test for an increment (history_plan): a
+        non-before image logged (loaded_at) after the history's newest change_loaded_at.
+        Each key such an image touches starts from its current version, which stands in for
+        all its earlier images (as history_increment_events does), the new images are merged
+        onto it in order_key order (cdc_state_images, so an image lacking columns carries the
+        rest forward and a key move carries the old key's state), and its latest image
+        decides; a new TRUNCATE removes every row before it. Untouched keys keep their
+        current version. With nothing pending, the view equals dim_<table>_current.
+
+        Limits: only written images are seen, never records landed or staged but not yet
+        imaged (the formats' staging and imaging are dbt models that call Python UDFs, which a
+        stored view cannot run); a pending image older than its key's current version (a
+        late change, for which the next build rebuilds the history) is ordered against that
+        version, so where images lack columns a value only it carries shows after the next
+        build. Disabled when the table is not in var cdc_tables. -#}
+    {%- if table_name not in var('cdc_tables') -%}
+        {{ config(enabled=false) }}
+    {%- else -%}
+    {{ config(materialized='view') }}
+    {%- set columns = cdc_table_columns(table_name) %}
+with
+
+history as (
+
+    select *
+    from {{ ref('dim_' ~ table_name ~ '_history') }}
+
+),
+
+images as (
+
+    select *
+    from {{ ref('int_' ~ table_name ~ '__change_images') }}
+
+),
+
+watermark as (
+
+    select max(history.change_loaded_at) as loaded_at
+    from history
+
+),
+
+current_versions as (
+
+    select history.*
+    from history
+    where history.valid_to_bucket = 'current' and history.is_current
+
+),
+
+pending_images as (
+
+    {# logged after the history's newest change: not folded in yet #}
+    select images.*
+    from images
+    cross join watermark
+    where
+        not images.is_before_image
+        and (
+            watermark.loaded_at is null
+            or images.loaded_at > watermark.loaded_at
+        )
+
+),
+
+touched_keys as (
+
+    select distinct pending_images.pk_string
+    from pending_images
+    where pending_images.pk_string is not null
+
+),
+
+last_truncate as (
+
+    select max(pending_images.order_key) as order_key
+    from pending_images
+    where pending_images.image_oper = 'T'
+
+),
+
+events as (
+
+    {# each touched key's current version stands in for all its earlier images #}
+    select
+        current_versions.change_id,
+        {{ sql_string_literal(cdc_table_config(table_name).source_system) }}
+            as source_system,
+        {{ sql_string_literal(table_name) }} as source_table,
+        current_versions.order_scope,
+        current_versions.valid_from_order_key as order_key,
+        current_versions.valid_from as effective_at,
+        current_versions.pk_string,
+        current_versions.change_op as image_oper,
+        false as is_before_image,
+        not current_versions.is_deleted as row_exists,
+        {%- for column in columns %}
+        current_versions.{{ column.name }},
+        {%- endfor %}
+        true as image_complete,
+        {{ sql_string_array(columns | map(attribute='name') | list) }}
+            as present_columns,
+        current_versions.change_loaded_at as loaded_at
+    from current_versions
+    left semi join touched_keys
+        on current_versions.pk_string = touched_keys.pk_string
+    union all
+    select * from pending_images
+
+),
+
+since_truncate as (
+
+    select events.*
+    from events
+    cross join last_truncate
+    where
+        events.pk_string is not null
+        and (
+            last_truncate.order_key is null
+            or events.order_key > last_truncate.order_key
+        )
+
+),
+
+states as (
+
+    {{ cdc_state_images(table_name, 'since_truncate', columns) }}
+
+),
+
+ranked as (
+
+    select
+        states.*,
+        row_number() over (
+            partition by states.pk_string
+            order by states.order_key desc, states.row_exists asc
+        ) as recency
+    from states
+
+),
+
+touched_rows as (
+
+    select
+        ranked.pk_string,
+        {%- for column in columns %}
+        ranked.{{ column.name }},
+        {%- endfor %}
+        ranked.image_oper as last_op,
+        ranked.order_key as last_order_key,
+        ranked.effective_at as last_changed_at,
+        ranked.change_id as last_change_id,
+        coalesce(ranked.loaded_at <= watermark.loaded_at, false) as is_applied
+    from ranked
+    cross join watermark
+    where ranked.recency = 1 and ranked.row_exists
+
+),
+
+untouched_rows as (
+
+    select
+        current_versions.pk_string,
+        {%- for column in columns %}
+        current_versions.{{ column.name }},
+        {%- endfor %}
+        current_versions.change_op as last_op,
+        current_versions.valid_from_order_key as last_order_key,
+        current_versions.valid_from as last_changed_at,
+        current_versions.change_id as last_change_id,
+        true as is_applied
+    from current_versions
+    cross join last_truncate
+    left anti join touched_keys
+        on current_versions.pk_string = touched_keys.pk_string
+    where
+        not current_versions.is_deleted
+        and (
+            last_truncate.order_key is null
+            or current_versions.valid_from_order_key > last_truncate.order_key
+        )
+
+)
+
+select * from untouched_rows
+union all
+select * from touched_rows
+    {%- endif -%}
+{% endmacro %}
