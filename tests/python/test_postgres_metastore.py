@@ -161,6 +161,7 @@ def points(simulation: Simulation) -> list[str]:
 
 
 def as_of(schema: str, point: str) -> str:
+    assert point.isdigit(), f"not a change sequence: {point!r}"  # pasted into SQL
     columns = ", ".join(EMPLOYEES.column_names)
     return f"select {columns} from {schema}.employees_as_of('{point}')"
 

@@ -152,6 +152,7 @@ def expected_rows(simulation: Simulation, point: str) -> list[tuple[str, ...]]:
 
 
 def as_of_query(point: str) -> str:
+    assert point.isdigit(), f"not a change sequence: {point!r}"  # pasted into SQL
     columns = ", ".join(EMPLOYEES.column_names)
     return f"select {columns} from {SCHEMA}.employees_as_of('{point}')"
 

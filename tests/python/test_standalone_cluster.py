@@ -206,9 +206,11 @@ def builds(
         assert result.returncode == 0, (
             f"{env['CDC_SCHEMA']}: " + result.stdout[-4000:] + result.stderr[-3000:]
         )
+    points = [change.change_seq for change in simulation.changes[5::10]]
+    assert all(point.isdigit() for point in points), points  # pasted into SQL
     queries = {name: f"{select} from {{schema}}.{name}" for name, select in COMPARED.items()} | {
         f"employees_as_of('{point}')": f"select * from {{schema}}.employees_as_of('{point}')"
-        for point in [change.change_seq for change in simulation.changes[5::10]] + ["latest"]
+        for point in [*points, "latest"]
     }
     statements = [
         f"select to_json(struct(*)) as row from ({query.format(schema=schema)}) order by 1"
