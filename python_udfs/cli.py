@@ -4,6 +4,8 @@
     cdc-dbt docs generate
     cdc-dbt test --select stg_qlik_ct__employees
     cdc-dbt scaffold [--check]        # our own: the per-table models and YAML (no Spark, no dbt)
+    cdc-dbt serve [--port 10000]      # our own: a SQL endpoint (Spark Thrift Server) on the session
+    cdc-dbt build --target thrift     # dbt through that endpoint: no Spark in this process
 
 Plain `dbt` starts a session without the UDFs; the project's on-run-start guard then stops the
 build at once and points here.
@@ -23,6 +25,7 @@ from python_udfs.session import (
     spark_settings,
     start_warm_up,
     target_from_args,
+    target_method,
 )
 
 # Commands that never open a connection: no Spark session needed.
@@ -37,21 +40,29 @@ def main(argv: Sequence[str] | None = None, callbacks: Sequence[Callable[..., No
         from python_udfs.scaffold import main as scaffold
 
         return scaffold(args[1:], root)
+    if args and args[0] == "serve":
+        from python_udfs.serve import serve
+
+        return serve(args[1:], root)
     prepare_environment(root)
     opens_spark = bool(args) and args[0] not in _OFFLINE_COMMANDS and args[0] != "--help"
     # `debug` builds no session here, but dbt's connection test opens the same metastore
     if opens_spark or (args and args[0] == "debug"):
+        target = target_from_args(args)
         try:
-            _target, settings = spark_settings(root / "profiles", target_from_args(args))
+            # a `thrift` target connects to a running endpoint (`cdc-dbt serve`): no Spark here
+            thrift = target_method(root / "profiles", target)[1] == "thrift"
+            settings = None if thrift else spark_settings(root / "profiles", target)[1]
         except SettingsError as error:
             print(f"cdc-dbt: {error}", file=sys.stderr)
             return 2
-        database = derby_database(settings)
-        if database is not None and held_by_another_process(database):
-            print(lock_message(database), file=sys.stderr)
-            return 3
-        if opens_spark:
-            start_warm_up(build_spark_session(settings))
+        if settings is not None:
+            database = derby_database(settings)
+            if database is not None and held_by_another_process(database):
+                print(lock_message(database), file=sys.stderr)
+                return 3
+            if opens_spark:
+                start_warm_up(build_spark_session(settings))
 
     from dbt.cli.main import dbtRunner
 

@@ -75,8 +75,8 @@ def _render(value: Any, env: jinja2.Environment) -> Any:
     return value
 
 
-def spark_settings(profiles_dir: Path, target: str | None = None) -> tuple[str, dict[str, str]]:
-    """(target name, Spark settings) of the profile, rendered as dbt renders it."""
+def _profile_output(profiles_dir: Path, target: str | None) -> tuple[str, dict[str, Any], Any]:
+    """(target name, its raw output, the renderer) of the profile."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined)
     env.globals["env_var"] = _env_var
     raw = yaml.safe_load((profiles_dir / "profiles.yml").read_text())
@@ -86,7 +86,19 @@ def spark_settings(profiles_dir: Path, target: str | None = None) -> tuple[str, 
     if chosen not in outputs:
         known = ", ".join(sorted(outputs))
         raise SettingsError(f"unknown target {chosen!r} in {profiles_dir}/profiles.yml ({known})")
-    output = outputs[chosen]
+    return chosen, outputs[chosen], env
+
+
+def target_method(profiles_dir: Path, target: str | None = None) -> tuple[str, str]:
+    """(target name, its dbt-spark method): `session` runs Spark in this process, `thrift`
+    connects to a running SQL endpoint (`cdc-dbt serve`, a Spark Thrift Server)."""
+    chosen, output, _env = _profile_output(profiles_dir, target)
+    return chosen, str(output.get("method"))
+
+
+def spark_settings(profiles_dir: Path, target: str | None = None) -> tuple[str, dict[str, str]]:
+    """(target name, Spark settings) of the profile, rendered as dbt renders it."""
+    chosen, output, env = _profile_output(profiles_dir, target)
     if output.get("method") != "session":
         raise SettingsError(f"target {chosen!r} must use method: session")
     params = _render(output.get("server_side_parameters") or {}, env)

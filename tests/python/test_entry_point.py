@@ -20,6 +20,7 @@ from python_udfs.session import (
     prepare_environment,
     spark_settings,
     target_from_args,
+    target_method,
 )
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -144,6 +145,14 @@ def test_cluster_target_needs_the_spark_master(clean_env: pytest.MonkeyPatch) ->
     clean_env.setenv("CDC_WAREHOUSE_DIR", "hdfs:///warehouse")
     with pytest.raises(SettingsError, match="CDC_SPARK_MASTER"):
         spark_settings(PROFILES_DIR, "cluster")
+
+
+def test_thrift_target_builds_no_session(clean_env: pytest.MonkeyPatch) -> None:
+    """`thrift` is dbt through `cdc-dbt serve`: cdc-dbt must not start Spark for it."""
+    assert target_method(PROFILES_DIR, "thrift") == ("thrift", "thrift")
+    assert target_method(PROFILES_DIR, "local") == ("local", "session")
+    with pytest.raises(SettingsError, match="must use method: session"):
+        spark_settings(PROFILES_DIR, "thrift")
 
 
 def test_unknown_target(clean_env: pytest.MonkeyPatch) -> None:
