@@ -22,17 +22,52 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
+# The units that take minutes (each builds with dbt or starts servers), longest first as
+# measured: handed out before the rest, so neither process ends up alone with a long one.
+SLOW_UNITS = (
+    "sample modules",
+    "test_kill_and_rerun.py",
+    "test_postgres_metastore.py",
+    "test_qlik_ct_proof.py",
+    "test_goldengate_proof.py",
+    "test_openedge_cdc_proof.py",
+    "test_qlik_kafka_proof.py",
+    "test_standalone_cluster.py",
+    "test_landing_vendor_csv.py",
+    "test_landing_csv_files.py",
+    "test_sql_endpoint.py",
+    "test_idm_xds.py",
+)
+
+
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook; `-p no:xdist` runs without it
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """With pytest-xdist (bin/test), every test module is one unit of work, kept in one
     process so its module fixtures build once; the modules that read the shared sample build
-    (`*_sample.py`) are one unit together, so `sample_build` runs once."""
+    (`*_sample.py`) are one unit together, so `sample_build` runs once. The slow units go
+    first (SLOW_UNITS), and a process gets its next unit only when it has run the last but
+    one test of its current units (a worker keeps one test back until it hears of more), so
+    no unit waits queued behind a long one while the other process is free."""
     from xdist.scheduler import LoadScopeScheduling
 
     class ModuleScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             return "sample modules" if path.endswith("_sample.py") else path
+
+        def _assign_work_unit(self, node: Any) -> None:
+            def rank(scope: str) -> int:
+                name = scope.rsplit("/", 1)[-1]
+                return SLOW_UNITS.index(name) if name in SLOW_UNITS else len(SLOW_UNITS)
+
+            for scope in sorted(self.workqueue, key=rank):  # stable: the rest keep their order
+                self.workqueue.move_to_end(scope)
+            super()._assign_work_unit(node)
+
+        def _reschedule(self, node: Any) -> None:
+            if not node.shutting_down and self._pending_of(self.assigned_work[node]) > 1:
+                return
+            super()._reschedule(node)
 
     return ModuleScheduling(config, log)
 
