@@ -71,6 +71,9 @@ def _canonical(document: str) -> str:
 
 @pytest.fixture(scope="module")
 def documents(run_dbt: Callable[..., Any], spark: Any) -> dict[tuple[int, ...], dict[str, Any]]:
+    # the IDM seeds first: the staging reads them as its source (not a ref), so the build's
+    # selection does not bring them, and this process may not have run the sample build
+    run_dbt(["seed", "--select", "path:seeds/idm_jdbc"], schema=SCHEMA)
     run_dbt(["build", "--select", "+fct_idm_jdbc_xds_documents"], schema=SCHEMA)
     rows = spark.sql(f"select * from {SCHEMA}.fct_idm_jdbc_xds_documents").collect()
     return {tuple(row["record_ids"]): row.asDict() for row in rows}

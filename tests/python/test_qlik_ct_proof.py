@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
+import yaml
 from proof_points import Point, reinsert_positions, time_points
 from sample_expectations import IDM_USERS
 from state_check import check, check_tables
@@ -67,8 +68,16 @@ LATE_ROWS = 3
 TABLES = (EMPLOYEES, ORDER_LINES, DOCUMENTS)
 
 
+# the proof's tables and the IDM sample's, as the project configures them: no other format's
+# models are enabled, so none reads a source this scenario does not land
+PROJECT_TABLES = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]["cdc_tables"]
+CDC_TABLES = {name: PROJECT_TABLES[name] for name in ("employees", "order_lines", "documents")}
+CDC_TABLES |= {name: PROJECT_TABLES[name] for name in ("usr", "acct")}
+
+
 def dbt_vars(root: Path) -> dict[str, object]:
     return {
+        "cdc_tables": CDC_TABLES,
         "qlik_ct_landing": "files",
         "qlik_ct_landing_root": str(root),
         "qlik_ct_landing_format": "parquet",
