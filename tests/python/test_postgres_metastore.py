@@ -22,7 +22,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loopback import free_port
 
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, Simulation, simulate
@@ -54,12 +54,6 @@ TABLES: dict[str, Any] = {
         "key_columns": ["employee_id"],
     },
 }
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loopback import free_port
 
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, Simulation, simulate
@@ -48,12 +49,6 @@ DBT_VARS: dict[str, Any] = {
         },
     },
 }
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def environment(local_dir: Path, port: int) -> dict[str, str]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loopback import free_port
 
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, Simulation, simulate
@@ -54,12 +54,6 @@ COMPARED = {
     "dim_employees_current": "select * except (change_loaded_at)",
     "fct_cdc_changes": "select * except (loaded_at)",
 }
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def spark_home() -> Path:
