@@ -7,7 +7,9 @@
         snapshot_table must each
         pass cdc_is_identifier; a column type must be a plain Spark type name
         (int, string, decimal(10,2)); a column encoding is hex or base64; images_complete
-        is true or false. Key columns must be
+        is true or false. The history options (track_history_columns, ...) are allowed for
+        every system and checked against the columns by cdc_history_options. Key columns
+        must be
         among the declared columns, if any, and neither list repeats a name (in any case).
         cdc_validate_tables runs this for every entry at parse time. -#}
     {%- set tables = var('cdc_tables', none) -%}
@@ -52,7 +54,10 @@
             ~ "cdc_source_systems (registered: " ~ registered ~ ")") }}
     {%- endif -%}
     {%- set system = cdc_source_system_config(source_system) -%}
-    {%- set allowed = system.get('required_keys', []) + system.get('optional_keys', []) -%}
+    {#- the history options (cdc_history_options) are the same for every source system -#}
+    {%- set allowed = system.get('required_keys', []) + system.get('optional_keys', []) + [
+        'track_history_columns', 'track_history_except_columns', 'ignore_null_updates',
+        'suppress_duplicate_updates'] -%}
     {%- for key in table -%}
         {%- if key not in allowed -%}
             {{ exceptions.raise_compiler_error(

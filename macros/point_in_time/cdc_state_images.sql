@@ -16,9 +16,15 @@
         partition (history_rebuild_events adds a T row per key) or drops the images before it
         (point_in_time_query keeps only the images after the last TRUNCATE).
 
+        With ignore_null_updates (cdc_history_options), a NULL that an update (U) carries in
+        an ignored column counts as not carried: the state keeps the column's previous
+        value. The window recomputes every state from the images, so a late earlier image
+        re-coalesces the states after it.
+
         The window runs only where it is needed: when the table's images are complete
         (cdc_tables.<table>.images_complete; the default is the source system's, var
-        cdc_source_systems), the state is the image itself, with no window.
+        cdc_source_systems) and no column ignores NULL updates, the state is the image
+        itself, with no window.
 
         A U that changed the key (spec F.5 step 2) continues the old key's state: its K image
         (same change_id, the old key's tombstone) ends the old key's generation and the U
@@ -42,8 +48,9 @@
             ~ "' in var cdc_tables must be true or false, got " ~ images_complete) }}
     {%- endif -%}
     {%- set names = columns | map(attribute='name') | list -%}
+    {%- set ignore_null = cdc_history_options(table_name, columns).ignore_null -%}
     {#- the query is indented to stand as a CTE body: `    {{ cdc_state_images(...) }}` -#}
-    {%- if images_complete -%}
+    {%- if images_complete and not ignore_null -%}
     select * from {{ images }}
     {%- else -%}
     with recursive
@@ -117,10 +124,18 @@
             when lineaged.image_oper != 'T' then (last(
                 case
                     when
-                        lineaged.image_complete
-                        or array_contains(
-                            lineaged.present_columns, {{ sql_string_literal(name) }}
+                        (
+                            lineaged.image_complete
+                            or array_contains(
+                                lineaged.present_columns,
+                                {{ sql_string_literal(name) }}
+                            )
                         )
+                        {%- if name in ignore_null %}
+                        and not (
+                            lineaged.image_oper = 'U' and lineaged.{{ name }} is null
+                        )
+                        {%- endif %}
                         then named_struct('v', lineaged.{{ name }})
                 end,
                 true

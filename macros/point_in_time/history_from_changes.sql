@@ -70,7 +70,10 @@ states as (
 
 ),
 
-{{ history_versions('states', columns, bucket_length) }}
+{{ history_versions(
+    'states', columns, bucket_length,
+    cdc_history_options(table_name, columns).tracked
+) }}
 
 select * from final
 {%- if plan.since %}

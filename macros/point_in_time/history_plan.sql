@@ -5,7 +5,8 @@
         to rebuild the whole history (the TRUNCATE fan-out only when the table has a
         TRUNCATE). It is an increment only when the table
         exists (and this is not --full-refresh), has a watermark (its newest change_loaded_at),
-        no new image is a TRUNCATE or lies at or before its key's current version, and its
+        no new image is a TRUNCATE or lies at or before its key's current version (or, when
+        versions absorb states in place, at or before its key's newest folded image), and its
         last write finished (a run killed during a partition overwrite leaves 'started',
         see cdc_write_started). The
         model's SQL records the decision in a comment that history_reset reads, so the plan
@@ -24,16 +25,28 @@
             'select cast(max(change_loaded_at) as string) from ' ~ this
         ).columns[0].values()[0] -%}
         {%- if newest is not none -%}
+            {%- set images = ref('int_' ~ table_name ~ '__change_images') -%}
+            {%- set watermark = "timestamp " ~ sql_string_literal(newest) -%}
+            {#- a version that absorbed later states in place (cdc_history_options) starts
+                before its latest state: an image is late when a folded image of its key
+                is at or after it -#}
+            {%- set absorbs = cdc_history_options(
+                table_name, cdc_table_columns(table_name)).tracked is not none -%}
             {%- set counts = run_query(
                 "select count(*) as new_images, count_if(images.pk_string is null"
-                ~ " or images.order_key <= current_versions.valid_from_order_key) as late_images"
-                ~ " from " ~ ref('int_' ~ table_name ~ '__change_images')
-                ~ " as images"
+                ~ " or images.order_key <= current_versions.valid_from_order_key"
+                ~ (" or images.order_key <= folded.order_key" if absorbs else "")
+                ~ ") as late_images"
+                ~ " from " ~ images ~ " as images"
                 ~ " left join " ~ this ~ " as current_versions"
                 ~ " on current_versions.pk_string = images.pk_string"
                 ~ " and current_versions.valid_to_bucket = 'current'"
+                ~ (" left join (select pk_string, max(order_key) as order_key from "
+                   ~ images ~ " where not is_before_image and loaded_at <= " ~ watermark
+                   ~ " group by pk_string) as folded"
+                   ~ " on folded.pk_string = images.pk_string" if absorbs else "")
                 ~ " where not images.is_before_image"
-                ~ " and images.loaded_at > timestamp " ~ sql_string_literal(newest)
+                ~ " and images.loaded_at > " ~ watermark
             ).rows[0] -%}
             {%- if counts[1] == 0 -%}
                 {%- do plan.update({'since': newest, 'new_images': counts[0]}) -%}

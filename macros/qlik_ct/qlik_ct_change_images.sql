@@ -155,7 +155,8 @@ snapshot_rows as (
     select
         sha2(concat_ws(
             '|', 'qlik_ct', {{ sql_string_literal(order_scope) }},
-            {{ sql_string_literal(snapshot_order_key) }}, keyed_baseline.pk_string
+            {{ sql_string_literal(snapshot_order_key) }},
+            {{ sql_string_literal(table_name) }}, keyed_baseline.pk_string
         ), 256) as change_id,
         keyed_baseline.*
     from (

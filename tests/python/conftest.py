@@ -33,6 +33,8 @@ SLOW_UNITS = (
     "test_openedge_cdc_proof.py",
     "test_qlik_kafka_proof.py",
     "test_standalone_cluster.py",
+    "test_history_order_invariance.py",
+    "test_history_options.py",
     "test_landing_vendor_csv.py",
     "test_landing_csv_files.py",
     "test_sql_endpoint.py",
@@ -105,7 +107,8 @@ def run_dbt(spark: object) -> DbtRunner:
     """Run a dbt command in-process on the test session; fail the test if dbt fails.
 
     run_dbt(["build"], schema="scenario_x", vars={...}) -> dbtRunnerResult
-    Each scenario passes its own schema so scenarios never see each other's tables.
+    Each scenario passes its own schema so scenarios never see each other's tables;
+    project_dir: a copy of the project with the scenario's own tables (project_copy.py).
     """
     import json
 
@@ -117,17 +120,22 @@ def run_dbt(spark: object) -> DbtRunner:
         schema: str,
         vars: dict[str, object] | None = None,
         expect_success: bool = True,
+        project_dir: Path | None = None,
     ) -> object:
         os.environ["CDC_SCHEMA"] = schema
         full = [
             *args,
             "--project-dir",
-            str(PROJECT_DIR),
+            str(project_dir or PROJECT_DIR),
             "--profiles-dir",
             str(PROJECT_DIR / "profiles"),
             "--target",
             "local",
         ]
+        if project_dir is not None:
+            # a copy of the project (project_copy.py) keeps its own manifest and logs
+            full += ["--target-path", str(project_dir / "target")]
+            full += ["--log-path", str(project_dir / "logs")]
         if vars:
             full += ["--vars", json.dumps(vars)]
         result = dbtRunner().invoke(full)

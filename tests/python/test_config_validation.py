@@ -18,7 +18,8 @@ SHIPPED_VARS = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["va
 SHIPPED_TABLES: dict[str, Any] = SHIPPED_VARS["cdc_tables"]
 QLIK_KEYS = (
     "source_system, key_columns, source_schema, column_types, column_encodings, lob_columns, "
-    "images_complete, columns"
+    "images_complete, columns, track_history_columns, track_history_except_columns, "
+    "ignore_null_updates, suppress_duplicate_updates"
 )
 NOT_AN_IDENTIFIER = (
     "is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$); names reach SQL as identifiers"
@@ -197,6 +198,34 @@ def test_shipped_config_parses(tmp_path: Path) -> None:
             {"idm_jdbc_event_log": "log`; drop"},
             "cdc_identifier: var idm_jdbc_event_log is 'log`; drop', which is not an identifier",
             id="event log table var with a backtick",
+        ),
+        pytest.param(
+            {
+                "cdc_tables": changed(
+                    "acct", track_history_columns=["note"], track_history_except_columns=["note"]
+                )
+            },
+            "cdc_history_options: table 'acct' in var cdc_tables: set track_history_columns "
+            "or track_history_except_columns, not both",
+            id="both tracking options",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("acct", track_history_except_columns=["notes"])},
+            "cdc_history_options: table 'acct' in var cdc_tables: track_history_except_columns "
+            "names 'notes', which is not one of its columns (k1, k2, note)",
+            id="untracked column that does not exist",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("acct", ignore_null_updates=["k2"])},
+            "cdc_history_options: table 'acct' in var cdc_tables: ignore_null_updates names "
+            "key column 'k2'; a key column is always tracked and never NULL in an update",
+            id="NULL updates ignored on a key column",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("acct", suppress_duplicate_updates="yes")},
+            "cdc_history_options: table 'acct' in var cdc_tables: suppress_duplicate_updates "
+            "must be true or false, got 'yes'",
+            id="duplicate suppression not a boolean",
         ),
         pytest.param(
             {"qlik_ct_header_prefix": "h'"},

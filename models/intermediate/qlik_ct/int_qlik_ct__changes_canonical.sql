@@ -80,7 +80,9 @@ canonical as (
                 {{ sql_string_literal(order_scope) }},
                 all_rows.order_key,
                 case
-                    when all_rows.is_snapshot then all_rows.pk_string else '0'
+                    when all_rows.is_snapshot
+                        then concat_ws('|', all_rows.source_table, all_rows.pk_string)
+                    else '0'
                 end
             ),
             256

@@ -82,7 +82,9 @@ changes as (
                 positioned.order_key,
                 case
                     when positioned.operation = 'REFRESH'
-                        then positioned.pk_string
+                        then concat_ws(
+                            '|', positioned.source_table, positioned.pk_string
+                        )
                     else '0'
                 end
             ),

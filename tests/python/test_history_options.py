@@ -1,0 +1,337 @@
+"""The history options of var cdc_tables (README "History options"), end to end on Qlik change
+tables landed as Parquet, with expected versions worked out by hand below.
+
+One landing holds the same changes under five table names, each with other options:
+
+    h_plain  no option: every change opens a version
+    h_track  track_history_except_columns: [last_seen]
+    h_nulls  ignore_null_updates: [city]
+    h_dedup  suppress_duplicate_updates: true
+    h_all    all three
+
+Columns (id, name, city, last_seen); key id. Changes by order (change_seq number):
+
+    key 1: 10 I (Ann, Oslo, t1)   20 U (Ann, Oslo, t2)     30 U (Ann, Bergen, t3)
+           40 U (Ann, NULL, t4)   45 U (Ann, Paris, t4b)*  50 U (Ann, NULL, t4)
+           55 U (Ann, NULL, t4)   (the same values again: SET city = city)
+    key 2: 60 I (Bob, Rome, t1)   65 U (Bob, Milan, t0)*   70 D (Bob, Milan, t0)
+
+    * late: landed in batch 2, after a run over batch 1 (the rest).
+
+A sixth table, h_trunc (no option), has its own changes: 10 I k1 A, 20 I k2 B, 30 TRUNCATE,
+40 I k1 A2, and late (batch 2) 25 U k2 B2.
+
+What each option must give is written out per table in EXPECTED (after batch 2) and
+EXPECTED_BATCH_1 (the absorbing tables after batch 1). Worked by hand:
+
+- h_track: 20 changes only last_seen, so it overwrites version 10 in place (last_seen t2);
+  55 changes nothing tracked, so it overwrites 50. After batch 1, 50 and 55 were absorbed by
+  version 40 ((NULL, t4) three times): the late 45 lies after the version's start but before
+  its absorbed states, so the run must rebuild (history_plan), not append after them.
+- h_nulls: 40's NULL city keeps Bergen; the late 45 sets Paris, so 50 and 55 (NULL again)
+  keep Paris: the states after a late change re-coalesce. Every change opens a version.
+- h_dedup: only 55 equals its predecessor in every column: absorbed by 50.
+- h_all: states Oslo t1, Oslo t2, Bergen t3, Bergen t4, Paris t4b, Paris t4, Paris t4: versions
+  10 (Oslo, t2), 30 (Bergen, t4), 45 (Paris, t4).
+- key 2 everywhere (tombstone): 65 lands after the delete at 70 was built, and is older: the
+  key stays deleted (a version 65 (Milan) between, no live row).
+- h_trunc: the TRUNCATE at 30 ends both keys; 40 re-creates k1; the late 25 (before the
+  TRUNCATE) adds a version of k2 before 30 and does not resurrect it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from project_copy import project_with_tables
+
+from cdc_simulator.qlik_ct import (
+    HEADER_COUNT,
+    OPERATIONS,
+    encode_mask,
+    mask_length,
+    write_parquet,
+)
+from cdc_simulator.table_model import ColumnSpec, TableSpec
+
+pytestmark = [pytest.mark.e2e, pytest.mark.spark]
+
+SCHEMA = "history_options"
+COLUMNS = (
+    ColumnSpec("id", "int32"),
+    ColumnSpec("name", "string"),
+    ColumnSpec("city", "string", nullable=True),
+    ColumnSpec("last_seen", "string", nullable=True),
+)
+OPTIONS: dict[str, dict[str, Any]] = {
+    "h_plain": {},
+    "h_track": {"track_history_except_columns": ["last_seen"]},
+    "h_nulls": {"ignore_null_updates": ["city"]},
+    "h_dedup": {"suppress_duplicate_updates": True},
+    "h_all": {
+        "track_history_except_columns": ["last_seen"],
+        "ignore_null_updates": ["city"],
+        "suppress_duplicate_updates": True,
+    },
+    "h_trunc": {},
+}
+SPECS = {name: TableSpec(name, COLUMNS, ("id",)) for name in OPTIONS}
+
+Row = tuple[object, ...]
+# a version: (valid_from, valid_to, is_deleted, change_op, id, name, city, last_seen), the
+# order keys given as change numbers (None: open)
+Version = tuple[object, ...]
+
+
+def change_seq(number: int, table: str) -> str:
+    """A 35-digit Qlik change_seq (spec A.3): commit time, then the change number. Replicate
+    numbers every change of a task once, so each table's changes get their own numbers:
+    number * 100 + the table's place in OPTIONS (`number` reads it back)."""
+    return "2024030110000000" + str(number * 100 + list(OPTIONS).index(table)).zfill(19)
+
+
+def ct_rows(
+    spec: TableSpec, number: int, op: str, after: Row, before: Row | None = None
+) -> list[Row]:
+    """The change-table rows of one change: [I], [B, U], [D] or a TRUNCATE row. An update's
+    mask marks the columns whose values differ, or city when none does (SET city = city)."""
+    timestamp = datetime(2024, 3, 1, 10, 0, number % 60, tzinfo=UTC)
+    seq = change_seq(number, spec.name)
+    header = (f"lsn:{number}", OPERATIONS.get(op, "TRUNCATE"), f"tx{number}", timestamp)
+    if op == "T":
+        return [(seq, None, None, *header, *([None] * len(spec.columns)))]
+    if op == "U":
+        assert before is not None
+        positions = [
+            i for i, (old, new) in enumerate(zip(before, after, strict=True)) if old != new
+        ]
+        positions = positions or [2]
+    elif op == "I":
+        positions = list(range(len(spec.columns)))
+    else:
+        positions = list(spec.key_positions)
+    mask = encode_mask([HEADER_COUNT + p for p in positions], trim=False, length=mask_length(spec))
+    row = (seq, op, mask, *header, *after)
+    if op == "U":
+        return [(seq, "B", b"", *header, *before), row]  # type: ignore[misc]
+    return [row]
+
+
+ANN = {
+    10: ("I", (1, "Ann", "Oslo", "t1"), None),
+    20: ("U", (1, "Ann", "Oslo", "t2"), (1, "Ann", "Oslo", "t1")),
+    30: ("U", (1, "Ann", "Bergen", "t3"), (1, "Ann", "Oslo", "t2")),
+    40: ("U", (1, "Ann", None, "t4"), (1, "Ann", "Bergen", "t3")),
+    45: ("U", (1, "Ann", "Paris", "t4b"), (1, "Ann", None, "t4")),
+    50: ("U", (1, "Ann", None, "t4"), (1, "Ann", "Paris", "t4b")),
+    55: ("U", (1, "Ann", None, "t4"), (1, "Ann", None, "t4")),
+    60: ("I", (2, "Bob", "Rome", "t1"), None),
+    65: ("U", (2, "Bob", "Milan", "t0"), (2, "Bob", "Rome", "t1")),
+    70: ("D", (2, "Bob", "Milan", "t0"), None),
+}
+TRUNC = {
+    10: ("I", (1, "A", None, None), None),
+    20: ("I", (2, "B", None, None), None),
+    25: ("U", (2, "B2", None, None), (2, "B", None, None)),
+    30: ("T", (), None),
+    40: ("I", (1, "A2", None, None), None),
+}
+LATE = {45, 65, 25}
+
+
+def batch(late: bool) -> dict[str, list[Row]]:
+    """Every table's change-table rows of batch 1 (late False) or 2 (the late changes)."""
+    rows: dict[str, list[Row]] = {}
+    for name, spec in SPECS.items():
+        changes = TRUNC if name == "h_trunc" else ANN
+        rows[name] = [
+            row
+            for number, (op, after, before) in sorted(changes.items())
+            if (number in LATE) == late
+            for row in ct_rows(spec, number, op, after, before)
+        ]
+    return rows
+
+
+TABLES = {
+    name: {"source_system": "qlik_ct", "key_columns": ["id"], **copy.deepcopy(options)}
+    for name, options in OPTIONS.items()
+}
+
+
+def dbt_vars(root: Path) -> dict[str, object]:
+    return {
+        "qlik_ct_landing": "files",
+        "qlik_ct_landing_root": str(root),
+        "qlik_ct_landing_format": "parquet",
+        "cdc_tables": TABLES,
+    }
+
+
+def v(start: int, end: int | None, op: str, *values: object, deleted: bool = False) -> Version:
+    return (start, end, deleted, op, *values)
+
+
+KEY_2 = [
+    v(60, 65, "I", 2, "Bob", "Rome", "t1"),
+    v(65, 70, "U", 2, "Bob", "Milan", "t0"),
+    v(70, None, "D", 2, "Bob", "Milan", "t0", deleted=True),
+]
+EXPECTED: dict[str, list[Version]] = {
+    "h_plain": [
+        v(10, 20, "I", 1, "Ann", "Oslo", "t1"),
+        v(20, 30, "U", 1, "Ann", "Oslo", "t2"),
+        v(30, 40, "U", 1, "Ann", "Bergen", "t3"),
+        v(40, 45, "U", 1, "Ann", None, "t4"),
+        v(45, 50, "U", 1, "Ann", "Paris", "t4b"),
+        v(50, 55, "U", 1, "Ann", None, "t4"),
+        v(55, None, "U", 1, "Ann", None, "t4"),
+        *KEY_2,
+    ],
+    "h_track": [
+        v(10, 30, "I", 1, "Ann", "Oslo", "t2"),
+        v(30, 40, "U", 1, "Ann", "Bergen", "t3"),
+        v(40, 45, "U", 1, "Ann", None, "t4"),
+        v(45, 50, "U", 1, "Ann", "Paris", "t4b"),
+        v(50, None, "U", 1, "Ann", None, "t4"),
+        *KEY_2,
+    ],
+    "h_nulls": [
+        v(10, 20, "I", 1, "Ann", "Oslo", "t1"),
+        v(20, 30, "U", 1, "Ann", "Oslo", "t2"),
+        v(30, 40, "U", 1, "Ann", "Bergen", "t3"),
+        v(40, 45, "U", 1, "Ann", "Bergen", "t4"),
+        v(45, 50, "U", 1, "Ann", "Paris", "t4b"),
+        v(50, 55, "U", 1, "Ann", "Paris", "t4"),
+        v(55, None, "U", 1, "Ann", "Paris", "t4"),
+        *KEY_2,
+    ],
+    "h_dedup": [
+        v(10, 20, "I", 1, "Ann", "Oslo", "t1"),
+        v(20, 30, "U", 1, "Ann", "Oslo", "t2"),
+        v(30, 40, "U", 1, "Ann", "Bergen", "t3"),
+        v(40, 45, "U", 1, "Ann", None, "t4"),
+        v(45, 50, "U", 1, "Ann", "Paris", "t4b"),
+        v(50, None, "U", 1, "Ann", None, "t4"),
+        *KEY_2,
+    ],
+    "h_all": [
+        v(10, 30, "I", 1, "Ann", "Oslo", "t2"),
+        v(30, 45, "U", 1, "Ann", "Bergen", "t4"),
+        v(45, None, "U", 1, "Ann", "Paris", "t4"),
+        *KEY_2,
+    ],
+    "h_trunc": [
+        v(10, 30, "I", 1, "A", None, None),
+        v(30, 40, "T", None, None, None, None, deleted=True),
+        v(40, None, "I", 1, "A2", None, None),
+        v(20, 25, "I", 2, "B", None, None),
+        v(25, 30, "U", 2, "B2", None, None),
+        v(30, None, "T", None, None, None, None, deleted=True),
+    ],
+}
+EXPECTED_BATCH_1: dict[str, list[Version]] = {
+    "h_track": [
+        v(10, 30, "I", 1, "Ann", "Oslo", "t2"),
+        v(30, 40, "U", 1, "Ann", "Bergen", "t3"),
+        v(40, None, "U", 1, "Ann", None, "t4"),
+        v(60, 70, "I", 2, "Bob", "Rome", "t1"),
+        v(70, None, "D", 2, "Bob", "Milan", "t0", deleted=True),
+    ],
+    "h_all": [
+        v(10, 30, "I", 1, "Ann", "Oslo", "t2"),
+        v(30, None, "U", 1, "Ann", "Bergen", "t4"),
+        v(60, 70, "I", 2, "Bob", "Rome", "t1"),
+        v(70, None, "D", 2, "Bob", "Milan", "t0", deleted=True),
+    ],
+}
+
+
+def number(order_key: str | None) -> int | None:
+    return None if order_key is None else int(order_key[-19:]) // 100
+
+
+def versions(spark: Any, table: str) -> list[Version]:
+    """dim_<table>_history as Version tuples, by key then start."""
+    rows = spark.sql(
+        f"select pk_string, valid_from_order_key, valid_to_order_key, is_deleted, change_op,"
+        f" id, name, city, last_seen from {SCHEMA}.dim_{table}_history"
+        " order by pk_string, valid_from_order_key"
+    ).collect()
+    return [
+        (number(row[1]), number(row[2]), row[3], row[4], *row[5:])  # type: ignore[misc]
+        for row in rows
+    ]
+
+
+def column(spark: Any, query: str) -> list[Sequence[object]]:
+    return [tuple(row) for row in spark.sql(query).collect()]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> dict[str, Any]:
+    """Batch 1, `dbt run`, the histories of the absorbing tables; batch 2, `dbt build`."""
+    work = tmp_path_factory.mktemp("history_options")
+    project = project_with_tables(work / "project", TABLES)
+    root = work / "landing"
+    tables = list(SPECS.values())
+    write_parquet(root, batch(late=False), {name: {} for name in SPECS}, tables=tables)
+    run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root), project_dir=project)
+    after_batch_1 = {table: versions(spark, table) for table in EXPECTED_BATCH_1}
+    write_parquet(root, batch(late=True), tables=tables)
+    run_dbt(
+        ["build", "--exclude", "test_type:unit"],
+        schema=SCHEMA,
+        vars=dbt_vars(root),
+        project_dir=project,
+    )
+    return {"after_batch_1": after_batch_1}
+
+
+@pytest.mark.parametrize("table", sorted(EXPECTED_BATCH_1))
+def test_states_that_change_no_tracked_column_overwrite_the_open_version(
+    built: dict[str, Any], table: str
+) -> None:
+    assert built["after_batch_1"][table] == EXPECTED_BATCH_1[table]
+
+
+@pytest.mark.parametrize("table", sorted(EXPECTED))
+def test_history_after_late_changes_is_worked_out_by_hand(
+    built: dict[str, Any], spark: Any, table: str
+) -> None:
+    assert versions(spark, table) == EXPECTED[table]
+
+
+def test_current_state_follows_the_options(built: dict[str, Any], spark: Any) -> None:
+    current = {
+        table: column(spark, f"select id, city, last_seen from {SCHEMA}.dim_{table}_current")
+        for table in SPECS
+    }
+    assert current == {
+        "h_plain": [(1, None, "t4")],
+        "h_track": [(1, None, "t4")],
+        "h_nulls": [(1, "Paris", "t4")],
+        "h_dedup": [(1, None, "t4")],
+        "h_all": [(1, "Paris", "t4")],
+        "h_trunc": [(1, None, None)],
+    }
+
+
+def test_point_in_time_keeps_a_value_that_a_null_update_ignores(
+    built: dict[str, Any], spark: Any
+) -> None:
+    """<table>_as_of reads the images: a NULL update of an ignored column keeps the value at
+    every point; the tracking options shape versions, not the state at a point."""
+
+    def at(table: str, number: int, column_name: str) -> list[Sequence[object]]:
+        point = change_seq(number, table)
+        return column(spark, f"select {column_name} from {SCHEMA}.{table}_as_of('{point}')")
+
+    assert at("h_nulls", 40, "city") == [("Bergen",)]
+    assert at("h_plain", 40, "city") == [(None,)]
+    assert at("h_track", 20, "last_seen") == [("t2",)]
