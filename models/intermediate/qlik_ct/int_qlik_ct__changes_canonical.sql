@@ -81,7 +81,9 @@ canonical as (
                 all_rows.order_key,
                 case
                     when all_rows.is_snapshot
-                        then concat_ws('|', all_rows.source_table, all_rows.pk_string)
+                        then concat_ws(
+                            '|', all_rows.source_table, all_rows.pk_string
+                        )
                     else '0'
                 end
             ),
