@@ -59,7 +59,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from importlib import metadata
 from itertools import pairwise
@@ -72,16 +72,21 @@ import yaml
 from benchmarks.process_memory import Measurement, interrupt_on_sigterm, measure
 from cdc_simulator.qlik_ct import baseline_schema, change_table_name, ct_schema
 from cdc_simulator.table_model import DEFAULT_TABLES, TableSpec, widened
+from python_udfs.metastore_lock import held_by_another_process
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 PROJECT_FILE = PROJECT_DIR / "dbt_project.yml"
 BATCH_PREFIX = "batch-001-"
 CHANGE_TABLE_SUFFIX = "__ct"
 TOP_MODELS = 10
+# How long a build waits for the previous one's JVM to release the embedded metastore.
+METASTORE_RELEASE_SECONDS = 120
 # Generation parameters passed to cdc_simulator.qlik_ct as --<name with dashes>.
 GENERATOR_OPTIONS = ("changes", "keys", "seed", "extra_columns", "extra_width", "append_changes")
 # Only folders the benchmark itself creates under --work may ever be removed.
-_REMOVABLE = re.compile(r"(run_\d+_\d+|baseline_\d+|data_\d+|logs_\d+|(run|data|logs)_empty)")
+_REMOVABLE = re.compile(
+    r"(run_\d+_\d+|run_(local|cluster)_\d+|baseline_\d+|data_\d+|logs_\d+|(run|data|logs)_empty)"
+)
 
 JsonDict = dict[str, Any]
 
@@ -445,12 +450,34 @@ def cdc_dbt() -> str:
     return found
 
 
+def wait_for_metastore(database: Path, seconds: float = METASTORE_RELEASE_SECONDS) -> None:
+    """Wait until no process has the embedded Derby `database` booted.
+
+    The previous build's JVM may still be exiting after its cdc-dbt process has ended; cdc-dbt
+    refuses to start while it holds the database (python_udfs.metastore_lock).
+    """
+    deadline = time.monotonic() + seconds
+    while held_by_another_process(database):
+        if time.monotonic() > deadline:
+            raise BenchmarkError(f"{database} still held by another process after {seconds} s")
+        time.sleep(0.5)
+
+
 def run_dbt(
-    arguments: Sequence[str], run_dir: Path, log: Path, results_copy: Path
+    arguments: Sequence[str],
+    run_dir: Path,
+    log: Path,
+    results_copy: Path,
+    extra_env: Mapping[str, str] | None = None,
 ) -> tuple[Measurement, JsonDict | None]:
-    """Run `cdc-dbt <arguments>` in `run_dir`'s environment; keep a copy of run_results.json."""
+    """Run `cdc-dbt <arguments>` in `run_dir`'s environment (plus `extra_env`, e.g. another
+    target's settings); keep a copy of run_results.json."""
+    wait_for_metastore(run_dir / "metastore_db")
     result = measure(
-        [cdc_dbt(), *arguments], log_path=log, extra_env=dbt_env(run_dir), cwd=PROJECT_DIR
+        [cdc_dbt(), *arguments],
+        log_path=log,
+        extra_env={**dbt_env(run_dir), **(extra_env or {})},
+        cwd=PROJECT_DIR,
     )
     run_results_path = run_dir / "target" / "run_results.json"
     run_results = None

@@ -7,18 +7,23 @@ runs its steps in order (with stand-ins for dbt and Spark)."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from benchmarks import cluster as cluster_driver
 from benchmarks import pipeline
 from benchmarks.baseline_job import TABLES, run
+from benchmarks.cluster import compared_columns, compared_models
 from benchmarks.pipeline import (
     PROJECT_FILE,
     BenchmarkError,
@@ -252,3 +257,173 @@ def test_driver_runs_the_no_op_rerun_and_the_empty_input_and_records_them(
     assert {counts["rows"] for counts in empty["tables"].values()} == {0}
     assert results["settings"]["cdc_tables"] == expected_tables
     assert "empty input (a run's fixed cost): 3.0 s" in pipeline.summary_table(results)
+
+
+class FakeCluster:
+    """Stand-in for benchmarks.standalone_cluster.Cluster: records starts and the stop."""
+
+    events: ClassVar[list[str]] = []
+
+    def __init__(self, master_url: str, work_dir: Path, logs: Path) -> None:
+        self.master_url, self.work_dir = master_url, work_dir
+
+    def start_master(self, port: int) -> None:
+        self.events.append("master")
+
+    def start_worker(self, cores: int, memory: str) -> None:
+        self.events.append(f"worker {cores} {memory}")
+
+    def stop(self) -> None:
+        self.events.append("stop")
+
+    def executor_logs(self) -> str:
+        return "fetched python_udfs.zip\nArrowPythonUDTFRunner: Times: total = 5 ms\n"
+
+
+def _fake_cluster_driver(
+    monkeypatch: pytest.MonkeyPatch, fail_at: str | None = None
+) -> tuple[FakeSteps, list[tuple[str, dict[str, str], bool]]]:
+    """benchmarks.cluster with stand-ins; returns the fake steps and, per build, its log
+    name, extra environment and whether the later batch was in the landing."""
+    fake = FakeSteps()
+    builds: list[tuple[str, dict[str, str], bool]] = []
+
+    def run_dbt(
+        arguments: Sequence[str],
+        run_dir: Path,
+        log: Path,
+        results_copy: Path,
+        extra_env: dict[str, str] | None = None,
+    ) -> tuple[Measurement, dict[str, Any]]:
+        landing = json.loads(arguments[arguments.index("--vars") + 1])["qlik_ct_landing_root"]
+        landed = any(Path(landing).rglob("batch-001-*"))
+        builds.append((log.stem, dict(extra_env or {}), landed))
+        target, step = log.stem.split("_")
+        measurement, run_results = fake.run_dbt(
+            arguments, run_dir, log.with_name(step), results_copy
+        )
+        seconds = {"local": 1.0, "cluster": 1.5}[target] * BUILD_SECONDS[step]
+        exit_code = 2 if log.stem == fail_at else 0
+        return replace(measurement, wall_seconds=seconds, exit_code=exit_code), run_results
+
+    FakeCluster.events = []
+    monkeypatch.setattr(cluster_driver, "run_dbt", run_dbt)
+    monkeypatch.setattr(cluster_driver, "ensure_data", fake.ensure_data)
+    monkeypatch.setattr(cluster_driver, "Cluster", FakeCluster)
+    monkeypatch.setattr(
+        cluster_driver,
+        "measure",
+        lambda command, log_path, **_: fake.measurement(command, log_path, 2),
+    )
+    monkeypatch.setattr(cluster_driver, "cdc_dbt", lambda: "cdc-dbt")
+    monkeypatch.setattr(cluster_driver, "machine_info", dict)
+    monkeypatch.setattr(cluster_driver, "interrupt_on_sigterm", lambda: None)
+    return fake, builds
+
+
+def test_cluster_driver_builds_both_targets_compares_and_stops_the_cluster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Full and no-op rerun on each target, a compare, the later batch landed for both
+    incremental builds only, a compare; the cluster started first and stopped at the end;
+    ratios cluster / local per phase."""
+    _, builds = _fake_cluster_driver(monkeypatch)
+    monkeypatch.setattr(cluster_driver, "compare", lambda *_: {"verdict": "same", "lines": []})
+    out = tmp_path / "cluster.json"
+    status = cluster_driver.main(
+        ["--changes", "100", "--work", str(tmp_path / "work"), "--json", str(out)]
+    )
+    assert status == 0
+    assert [(name, landed) for name, _, landed in builds] == [
+        ("local_full", False),
+        ("local_noop", False),
+        ("cluster_full", False),
+        ("cluster_noop", False),
+        ("local_incremental", True),
+        ("cluster_incremental", True),
+    ]
+    assert FakeCluster.events == ["master", "worker 2 5g", "stop"]
+    for name, env, _ in builds:
+        assert env["CDC_SHUFFLE_PARTITIONS"] == "4"
+        if name.startswith("cluster"):
+            assert env["CDC_TARGET"] == "cluster"
+            assert env["CDC_SPARK_MASTER"].startswith("spark://127.0.0.1:")
+            assert "run_cluster_100/metastore_db" in env["CDC_METASTORE_URL"]
+        else:
+            assert env["CDC_TARGET"] == "local"
+    entry = json.loads(out.read_text())["run"]
+    assert entry["ratios"] == {"full": 1.5, "noop": 1.5, "incremental": 1.5}
+    assert set(entry["compare"]) == {"noop", "incremental"}
+    assert entry["executors"] == {"python_udfs_zip_fetched": True, "python_runner_timings": 1}
+    assert not list((tmp_path / "work" / "data_100" / "landing").rglob("batch-001-*"))
+
+
+@pytest.mark.parametrize(
+    ("fail_at", "verdict", "status"),
+    [
+        pytest.param(None, "different", 1, id="outputs differ"),
+        pytest.param("cluster_incremental", "same", 2, id="a build fails"),
+    ],
+)
+def test_cluster_driver_fails_on_a_difference_or_a_failed_build_and_still_stops(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fail_at: str | None,
+    verdict: str,
+    status: int,
+) -> None:
+    _, builds = _fake_cluster_driver(monkeypatch, fail_at)
+    monkeypatch.setattr(cluster_driver, "compare", lambda *_: {"verdict": verdict, "lines": []})
+    work = tmp_path / "work"
+    assert (
+        cluster_driver.main(
+            ["--changes", "100", "--work", str(work), "--json", str(tmp_path / "c.json")]
+        )
+        == status
+    )
+    assert FakeCluster.events[-1] == "stop"
+    assert not list((work / "data_100" / "landing").rglob("batch-001-*"))
+    assert len(builds) == 6
+
+
+def test_compared_columns_leave_out_only_the_load_times() -> None:
+    columns = ["valid_from", "change_loaded_at", "employee_id", "loaded_at", "is_current"]
+    assert compared_columns(columns) == ["employee_id", "is_current", "valid_from"]
+    assert compared_models(["employees"]) == [
+        "int_employees__change_images",
+        "dim_employees_history",
+        "dim_employees_current",
+    ]
+
+
+def test_wait_for_metastore_waits_while_another_process_holds_derby(tmp_path: Path) -> None:
+    """A process holding dbex.lck's lock (as a booted Derby does) is waited for; past the
+    limit the benchmark stops."""
+    database = tmp_path / "metastore_db"
+    database.mkdir()
+    (database / "dbex.lck").write_text("")
+    holder = (
+        "import fcntl, os, sys, time\n"
+        f"handle = os.open({str(database / 'dbex.lck')!r}, os.O_RDWR)\n"
+        "fcntl.lockf(handle, fcntl.LOCK_EX)\n"
+        "print('held', flush=True)\n"
+        "time.sleep(float(sys.argv[1]))\n"
+    )
+    for hold, limit, stops in ((1.5, 30.0, False), (30.0, 1.0, True)):
+        process = subprocess.Popen(
+            [sys.executable, "-c", holder, str(hold)], stdout=subprocess.PIPE, text=True
+        )
+        try:
+            assert process.stdout is not None and process.stdout.readline() == "held\n"
+            started = time.monotonic()
+            if stops:
+                with pytest.raises(BenchmarkError, match="still held"):
+                    pipeline.wait_for_metastore(database, limit)
+            else:
+                pipeline.wait_for_metastore(database, limit)
+                assert process.poll() is not None
+            assert time.monotonic() - started >= 1.0
+        finally:
+            process.kill()
+            process.wait()
+    pipeline.wait_for_metastore(tmp_path / "no_such_database", 0.1)

@@ -3,9 +3,11 @@
 `cdc-dbt serve` runs as a subprocess on a free loopback port, with a metastore of its own
 (embedded Derby: the server holds it, as a build would). Then, all over TCP:
 
-1. `cdc-dbt run --target thrift` builds a tiny landed Qlik table through the endpoint (dbt-spark
-   `method: thrift`, PyHive): the on-run-start guard finds the Python UDFs in the server's
-   session (single-session mode), and the models that call them build;
+1. `cdc-dbt build --target thrift` builds a tiny landed Qlik table through the endpoint
+   (dbt-spark `method: thrift`, PyHive): the on-run-start guard finds the Python UDFs in the
+   server's session (single-session mode), the models that call them build, and dbt's data
+   and unit tests run through the endpoint and pass (every node reported in run_results.json,
+   none failed or skipped);
 2. beeline (the JDBC client pyspark ships) calls a Python UDF and reads `employees_as_of(point)`;
 3. PyHive reads `employees_as_of(point)` at several points, equal to the simulator's state;
 4. SIGTERM stops the server by itself (exit code 0), within a bound.
@@ -112,7 +114,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def built(server: Server, simulation: Simulation, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The tiny landing built through the endpoint: `cdc-dbt run --target thrift`."""
+    """The tiny landing built and tested through the endpoint: `cdc-dbt build --target thrift`."""
     root = tmp_path_factory.mktemp("endpoint_landing")
     write_parquet(
         root, emit(simulation.changes, (EMPLOYEES,)), simulation.baseline, tables=(EMPLOYEES,)
@@ -123,7 +125,7 @@ def built(server: Server, simulation: Simulation, tmp_path_factory: pytest.TempP
             sys.executable,
             "-m",
             "python_udfs.cli",
-            "run",
+            "build",
             "--target",
             "thrift",
             "--vars",
@@ -137,6 +139,15 @@ def built(server: Server, simulation: Simulation, tmp_path_factory: pytest.TempP
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "Completed successfully" in result.stdout
+    nodes = json.loads((client_dir / "target" / "run_results.json").read_text())["results"]
+    statuses: dict[str, list[str]] = {}
+    for node in nodes:
+        kind = node["unique_id"].split(".")[0]
+        statuses.setdefault(kind, []).append(node["status"])
+    # models and the tests of their columns, run by the server's session
+    assert statuses.get("model") and set(statuses["model"]) == {"success"}, statuses
+    assert statuses.get("test") and set(statuses["test"]) == {"pass"}, statuses
+    assert statuses.get("unit_test") and set(statuses["unit_test"]) == {"pass"}, statuses
     # the thrift target starts no Spark of its own: no metastore in the client's folder
     assert not (client_dir / "metastore_db").exists()
 

@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,7 @@ from typing import Any
 import pytest
 from loopback import free_port
 
+from benchmarks.standalone_cluster import Cluster
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, Simulation, simulate
 
@@ -56,69 +55,15 @@ COMPARED = {
 }
 
 
-def spark_home() -> Path:
-    import pyspark
-
-    return Path(pyspark.__file__).parent
-
-
-class Cluster:
-    def __init__(self, master_url: str, work_dir: Path, logs: Path) -> None:
-        self.master_url, self.work_dir, self.logs = master_url, work_dir, logs
-        self.processes: list[subprocess.Popen[bytes]] = []
-
-    def start(self, name: str, *args: str) -> None:
-        command = spark_home() / "bin" / "spark-class"
-        assert command.is_file(), f"pyspark ships no spark-class at {command}"
-        env = {**os.environ, "SPARK_HOME": str(spark_home()), "SPARK_LOCAL_IP": "127.0.0.1"}
-        with (self.logs / f"{name}.log").open("wb") as out:
-            self.processes.append(
-                subprocess.Popen(
-                    [str(command), *args], env=env, stdout=out, stderr=subprocess.STDOUT
-                )
-            )
-
-    def wait_for(self, name: str, text: str) -> None:
-        log = self.logs / f"{name}.log"
-        deadline = time.monotonic() + START_SECONDS
-        while text not in log.read_text(errors="replace"):
-            for process in self.processes:
-                assert process.poll() is None, f"{name} exited:\n{log.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, f"{name}: no {text!r}:\n{log.read_text()[-3000:]}"
-            time.sleep(0.5)
-
-    def stop(self) -> None:
-        for process in reversed(self.processes):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process in self.processes:
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     folder = tmp_path_factory.mktemp("standalone")
     port = free_port()
-    running = Cluster(f"spark://127.0.0.1:{port}", folder / "work", folder)
+    running = Cluster(f"spark://127.0.0.1:{port}", folder / "work", folder, START_SECONDS)
     running.work_dir.mkdir()
     try:
-        running.start(
-            "master",
-            "org.apache.spark.deploy.master.Master",
-            "--host", "127.0.0.1", "--port", str(port), "--webui-port", "0",
-        )  # fmt: skip
-        running.wait_for("master", "I have been elected leader")
-        running.start(
-            "worker",
-            "org.apache.spark.deploy.worker.Worker",
-            "--host", "127.0.0.1", "--webui-port", "0", "--cores", "1", "--memory", "1500m",
-            "--work-dir", str(running.work_dir), running.master_url,
-        )  # fmt: skip
-        running.wait_for("worker", "Successfully registered with master")
+        running.start_master(port)
+        running.start_worker(cores=1, memory="1500m")
         yield running
     finally:
         running.stop()
@@ -227,12 +172,7 @@ def test_cluster_build_equals_the_local_build(builds: dict[str, Any]) -> None:
 
 
 def test_python_udfs_ran_in_the_executor(cluster: Cluster, builds: dict[str, Any]) -> None:
-    applications = sorted(cluster.work_dir.glob("app-*"))
-    assert applications, f"no application ran on the worker ({cluster.work_dir})"
-    logs = "".join(
-        path.read_text(errors="replace")
-        for application in applications
-        for path in application.glob("*/stderr")
-    )
+    assert sorted(cluster.work_dir.glob("app-*")), f"no application ran ({cluster.work_dir})"
+    logs = cluster.executor_logs()
     assert "python_udfs.zip" in logs, "the executor never fetched python_udfs.zip"
     assert "PythonUDTFRunner: Times: total" in logs, "no Python worker ran in the executor"
