@@ -38,6 +38,7 @@ SLOW_UNITS = (
     "test_landing_vendor_csv.py",
     "test_landing_csv_files.py",
     "test_sql_endpoint.py",
+    "test_many_qlik_tables.py",
     "test_idm_xds.py",
 )
 

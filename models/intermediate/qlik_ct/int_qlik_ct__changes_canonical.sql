@@ -2,69 +2,18 @@
 {#- One row per canonical change (spec F.1) from Qlik Replicate change tables:
     every valid I/U/D change with its before-image folded in, TRUNCATE rows as
     control changes, and the full-load (baseline) rows as snapshot inserts at
-    order_key 000...0. #}
+    order_key 000...0. The per-table work is in the views
+    int_qlik_ct__<table>_changes_paired; this view unions them, one line a
+    table, so its text stays short however many tables there are. #}
 {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') %}
-{%- set snapshot_order_key = '0' * 35 %}
 
 with
 
-changes as (
-
-    select * from {{ ref('int_qlik_ct__before_images_paired') }}
-
-),
-
-{% for table_name in cdc_tables_of('qlik_ct') -%}
-{%- set key_columns = cdc_key_columns(table_name) -%}
-{%- set data_columns = qlik_ct_layout(table_name).data_columns -%}
-{{ table_name }}_snapshot as (
-
-    select
-        baseline.source_table,
-        baseline.pk_string as raw_key,
-        {{ sql_string_literal(snapshot_order_key) }} as order_key,
-        cast(null as timestamp) as change_seq_at,
-        'I' as change_oper,
-        false as is_truncate,
-        cast(null as string) as transaction_id,
-        cast(null as string) as stream_position,
-        cast(null as timestamp) as op_ts,
-        cast(null as array<string>) as changed_columns,
-        cast(array() as array<string>) as flags,
-        cast(null as timestamp) as loaded_at,
-        baseline.row_image,
-        {{ sql_string_array(data_columns | map(attribute='name') | list) }}
-            as present_columns,
-        baseline.pk_string,
-        {{ cdc_pk_map(key_columns, 'baseline.row_image') }} as pk,
-        cast(null as map<string, string>) as before_image_row,  -- noqa: LT01
-        cast(null as string) as before_image_pk_string,
-        cast(null as map<string, string>) as before_image_pk,  -- noqa: LT01
-        false as mask_sets_key_bits,
-        true as is_snapshot
-    from (
-        select
-            staged.source_table,
-            {{ cdc_image_map(data_columns, 'staged') }} as row_image,
-            {{ cdc_pk_string(key_columns, "cast(staged.{column} as string)") }}
-                as pk_string
-        from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as staged
-        where staged.is_valid
-    ) as baseline
-
-),
-
-{% endfor -%}
-
 all_rows as (
 
-    select
-        changes.*,
-        false as is_snapshot
-    from changes
     {% for table_name in cdc_tables_of('qlik_ct') -%}
-    union all
-    select * from {{ table_name }}_snapshot
+    select * from {{ ref('int_qlik_ct__' ~ table_name ~ '_changes_paired') }}
+    {% if not loop.last %}union all{% endif %}
     {% endfor %}
 
 ),
