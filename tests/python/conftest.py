@@ -96,6 +96,14 @@ def spark(spark_local_dir: Path) -> Iterator[object]:
     prepare_environment(PROJECT_DIR)
     _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
     session = build_spark_session(settings)
+    # No Java code generation in this session: on the tests' tiny data, compiling each query
+    # stage costs more than running it interpreted (the sample build's data tests ran about a
+    # third faster without it, BENCHMARKS.md section 11). The answers are the same either way;
+    # the scenarios run as subprocesses (kill and rerun, cluster, shared metastore, SQL
+    # endpoint) keep Spark's defaults, as `cdc-dbt` has them. Neither setting is in the
+    # profile, so dbt's per-statement settings leave them as set here.
+    session.conf.set("spark.sql.codegen.wholeStage", "false")
+    session.conf.set("spark.sql.codegen.factoryMode", "NO_CODEGEN")
     yield session
     session.stop()
 

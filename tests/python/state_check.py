@@ -4,6 +4,7 @@ typed, keyed by the key columns, every difference listed. Shared by the end-to-e
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -87,4 +88,55 @@ def check_tables(
     failures: list[str] = []
     for spec in tables:
         failures += check(spark, spec, relation.format(table=spec.name), expected[spec.name], label)
+    return failures
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """One relation (a table, a view, a table function call, a subquery in parentheses)
+    and the model's state it must hold."""
+
+    relation: str
+    expected: Mapping[Key, Row]
+    label: str
+
+
+def check_all(spark: Any, spec: TableSpec, expectations: Sequence[Expectation]) -> list[str]:
+    """`check` for many relations of one table's shape (the same table function at many
+    points, say) in ONE query: a union of the relations' data columns, each branch tagged with
+    its position, read once and split by the tag. A query a relation costs seconds of planning
+    and a Spark job each; the answers are the same as `check`'s, relation by relation. The
+    column types are checked on the union, so its branches must be one relation's shape: give
+    relations of one table function, or of one table, in a call."""
+    if not expectations:
+        return []
+    columns = ", ".join(spec.column_names)
+    union = " union all ".join(
+        f"select {position} as check_position, {columns} from {expectation.relation}"
+        for position, expectation in enumerate(expectations)
+    )
+    frame = spark.sql(union)
+    problems = [
+        f"column {field.name} is {field.dataType.simpleString()}, expected {column.spark_type}"
+        for field, column in zip(frame.schema.fields[1:], spec.columns, strict=True)
+        if field.dataType.simpleString() != column.spark_type
+    ]
+    states: list[dict[Key, Row]] = [{} for _ in expectations]
+    duplicates: list[list[str]] = [[] for _ in expectations]
+    for record in frame.toArrow().to_pylist():
+        position = record["check_position"]
+        row = tuple(normalized(record[name]) for name in spec.column_names)
+        key = spec.key_of(row)
+        if key in states[position]:
+            duplicates[position].append(f"key {key_text(spec, key)} appears more than once")
+        states[position][key] = row
+    failures: list[str] = []
+    for expectation, actual, repeated in zip(expectations, states, duplicates, strict=True):
+        lines = state_difference(spec, expectation.expected, actual, problems + repeated)
+        if lines:
+            failures += [
+                f"{expectation.relation} ({expectation.label}), "
+                f"{len(expectation.expected)} rows expected:",
+                *(f"  {x}" for x in lines),
+            ]
     return failures

@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 from proof_points import Point, reinsert_positions, time_points
-from state_check import check
+from state_check import Expectation, check, check_all
 
 from cdc_simulator.goldengate import (
     FIELD_COMP,
@@ -385,14 +385,18 @@ def test_goldengate_proves_point_in_time_state(tmp_path: Path, spark: Any, run_d
     final = scenario.sim.final
     relations = [(spec, spec.name) for spec in TABLES] + [(order_spec(), JSON_TABLE)]
     for spec, table in relations:
-        for point in scenario.points:
-            failures += check(
-                spark,
-                spec,
-                f"{SCHEMA}.{table}_as_of('{point.value}')",
-                point.expected[spec.name],
-                point.label,
-            )
+        failures += check_all(
+            spark,
+            spec,
+            [
+                Expectation(
+                    f"{SCHEMA}.{table}_as_of('{point.value}')",
+                    point.expected[spec.name],
+                    point.label,
+                )
+                for point in scenario.points
+            ],
+        )
         failures += check(spark, spec, f"{SCHEMA}.dim_{table}_current", final[spec.name], "final")
     assert not failures, "\n".join(failures)
     assert quarantined(spark) == []

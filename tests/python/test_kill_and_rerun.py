@@ -7,8 +7,9 @@ subprocess:
 
 1. a first build of a landed Qlik batch (Parquet), then a second batch lands;
 2. the incremental run is killed after each kind of write in turn: the appending staging,
-   the incremental typed images (the state path of the change log), the partitioned history.
-   Each rerun starts from what the last kill left;
+   the incremental typed images (the state path of the change log), the partitioned history
+   (each killed run selects the killed model and its ancestors). Each rerun starts from what
+   the last kill left;
 3. two kills inside a write, which no event marks, are set up by hand in the state such a
    kill leaves: a history whose partition overwrite died half-way (its write started, a
    bucket gone) and a staging append that died half-way (its write started, half of a new
@@ -120,7 +121,9 @@ def build(
 ) -> None:
     """`cdc-dbt <command>` of the scenario's landing; killed after `kill_after` unless `-`.
     `run` by default: a killed build's tests would never run, and the data tests run once, in
-    the final build of the killed schema (`command="build"`)."""
+    the final build of the killed schema (`command="build"`). A killed run selects only the
+    model it is killed after and that model's ancestors (`+model`): the models a full run
+    might take first are not what the kill is about, and each costs a process seconds."""
     dbt_vars = {
         "qlik_ct_landing": "files",
         "qlik_ct_landing_root": str(root),
@@ -130,6 +133,8 @@ def build(
         "history_bucket_length": 12,
     }
     args = [command, "--exclude", "test_type:unit", "--vars", json.dumps(dbt_vars)]
+    if kill_after != "-":
+        args += ["--select", "+" + kill_after.rsplit(".", 1)[-1]]
     result = driver(local_dir, schema, "--kill-after", kill_after, *args)
     if kill_after == "-":
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

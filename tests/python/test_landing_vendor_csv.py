@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 import yaml
 from sample_expectations import EXPECTED_IDM_QUARANTINE, IDM_ACCOUNTS, IDM_USERS
-from state_check import check
+from state_check import Expectation, check, check_all
 
 from cdc_simulator.qlik_ct import csv_field, emit, write_csv
 from cdc_simulator.table_model import (
@@ -239,10 +239,15 @@ def test_points_in_time_equal_the_model(spark: Any, build: Any) -> None:
     points.append((moment, sim.state_at_time(moment)))
     points.append(("latest", sim.final))
     failures: list[str] = []
-    for point, expected in points:
-        for spec in TABLES:
-            relation = f"{SCHEMA}.{spec.name}_as_of('{point}')"
-            failures += check(spark, spec, relation, expected[spec.name], point)
+    for spec in TABLES:
+        failures += check_all(
+            spark,
+            spec,
+            [
+                Expectation(f"{SCHEMA}.{spec.name}_as_of('{point}')", expected[spec.name], point)
+                for point, expected in points
+            ],
+        )
     for spec in TABLES:
         relation = f"{SCHEMA}.dim_{spec.name}_current"
         failures += check(spark, spec, relation, sim.final[spec.name], "current")

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from state_check import check
+from state_check import Expectation, check, check_all
 
 from cdc_simulator.openedge_cdc import (
     CUSTOMER,
@@ -361,20 +361,26 @@ def test_openedge_cdc_proves_point_in_time_state(tmp_path: Path, spark: Any, run
 def check_points(spark: Any, scenario: Scenario, schema: str) -> list[str]:
     specs = {"customer": CUSTOMER, "item": ITEM, "visit": RECID_SPEC}
     failures: list[str] = []
-    for point in scenario.points:
-        spec = specs[point.table]
-        label = f"{point.label} ({point.value})"
-        relation = f"{schema}.{CONFIGURED[point.table]}_as_of('{point.value}')"
-        failures += check(spark, spec, relation, point.expected, label)
-        if point.value.isdigit():
-            order_key = point.value.rjust(20, "0")
-            history = (
-                f"(select * from {schema}.dim_{CONFIGURED[point.table]}_history"
-                " where not is_deleted"
-                f" and valid_from_order_key <= '{order_key}'"
-                f" and coalesce(valid_to_order_key > '{order_key}', true))"
-            )
-            failures += check(spark, spec, history, point.expected, f"history at {label}")
+    # per table, one query for the table function at every point and one for the history
+    # versions valid at each point (check_all)
+    for table, spec in specs.items():
+        at_points: list[Expectation] = []
+        in_history: list[Expectation] = []
+        for point in (point for point in scenario.points if point.table == table):
+            label = f"{point.label} ({point.value})"
+            relation = f"{schema}.{CONFIGURED[point.table]}_as_of('{point.value}')"
+            at_points.append(Expectation(relation, point.expected, label))
+            if point.value.isdigit():
+                order_key = point.value.rjust(20, "0")
+                history = (
+                    f"(select * from {schema}.dim_{CONFIGURED[point.table]}_history"
+                    " where not is_deleted"
+                    f" and valid_from_order_key <= '{order_key}'"
+                    f" and coalesce(valid_to_order_key > '{order_key}', true))"
+                )
+                in_history.append(Expectation(history, point.expected, f"history at {label}"))
+        failures += check_all(spark, spec, at_points)
+        failures += check_all(spark, spec, in_history)
     final = scenario.sim.final
     for spec in VALUE_TABLES:
         current = f"{schema}.dim_{CONFIGURED[spec.name]}_current"

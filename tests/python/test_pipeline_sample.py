@@ -362,17 +362,32 @@ def test_idm_invalid_rows_are_quarantined(spark: Any, sample_build: Any) -> None
 LOAD_TIMES = ("loaded_at", "change_loaded_at", "staged_at", "first_staged_at")
 
 
-def _snapshot(spark: Any) -> dict[str, list[str]]:
-    """Every relation of the scenario schema, rows as sorted text, load times left out."""
-    snapshot: dict[str, list[str]] = {}
-    for table in spark.sql(f"show tables in {SCHEMA}").collect():
-        if table["isTemporary"]:  # dbt's session-scoped __dbt_tmp views
-            continue
-        name = table["tableName"]
-        frame = spark.table(f"{SCHEMA}.{name}")
-        columns = [c for c in frame.columns if c not in LOAD_TIMES]
-        snapshot[name] = sorted(repr(tuple(row)) for row in frame.select(*columns).collect())
-    return snapshot
+def _quoted(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _snapshot(spark: Any) -> dict[str, tuple[Any, ...]]:
+    """Every relation of the scenario schema as (row count, two order-free sums of row
+    hashes), load times left out, in one query: a row is its JSON text (NULL and '' differ),
+    hashed with xxhash64 and with Murmur3, summed as decimals (no overflow). A changed,
+    missing or extra row, or a relation added or dropped, changes the snapshot."""
+    names = [
+        table["tableName"]
+        for table in spark.sql(f"show tables in {SCHEMA}").collect()
+        if not table["isTemporary"]  # dbt's session-scoped __dbt_tmp views
+    ]
+    parts = []
+    for position, name in enumerate(names):
+        columns = [c for c in spark.table(f"{SCHEMA}.{name}").columns if c not in LOAD_TIMES]
+        row = f"to_json(struct({', '.join(_quoted(c) for c in columns)}))"
+        parts.append(
+            f"select {position} as relation, count(*) as row_count,"
+            f" sum(cast(xxhash64({row}) as decimal(38, 0))) as xxhash_sum,"
+            f" sum(cast(hash({row}) as decimal(38, 0))) as murmur_sum"
+            f" from {SCHEMA}.{_quoted(name)}"
+        )
+    rows = spark.sql(" union all ".join(parts)).collect()
+    return {names[row["relation"]]: tuple(row)[1:] for row in rows}
 
 
 def test_as_of_var_ending_in_a_backslash_is_a_clear_error(
@@ -393,7 +408,11 @@ def test_as_of_var_ending_in_a_backslash_is_a_clear_error(
 def test_rerun_changes_nothing_and_full_refresh_is_identical(
     spark: Any, run_dbt: Callable[..., Any], sample_build: Any
 ) -> None:
+    """A second `run` over the same landed rows changes no relation and stages nothing; a
+    `run --full-refresh` rebuilds every relation to the same rows (load times aside). Each
+    relation is compared by its row count and row-hash sums (_snapshot), one query a side."""
     before = _snapshot(spark)
+    assert before["stg_qlik_ct__employees"][0] > 0 and len(before) > 100, before
     staged_before = spark.sql(
         f"select count(*), max(loaded_at) from {SCHEMA}.stg_qlik_ct__employees"
     ).collect()[0]

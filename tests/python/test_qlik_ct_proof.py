@@ -40,7 +40,7 @@ import pytest
 import yaml
 from proof_points import Point, reinsert_positions, time_points
 from sample_expectations import IDM_USERS
-from state_check import check, check_tables
+from state_check import Expectation, check, check_all, check_tables
 
 from cdc_simulator.qlik_ct import CtRow, change_rows, emit, write_parquet
 from cdc_simulator.table_model import (
@@ -298,24 +298,32 @@ def test_qlik_change_tables_prove_point_in_time_state(
     run_dbt(["build", "--exclude", "test_type:unit"], schema=SCHEMA, vars=dbt_vars(root))
     final = scenario.sim.final
     for spec in tables:
-        for point in scenario.points:
-            failures += check(
-                spark,
-                spec,
-                f"{SCHEMA}.{spec.name}_as_of('{point.value}')",
-                point.expected[spec.name],
-                point.label,
-            )
-            if point.value.isdigit():
-                failures += check(
-                    spark,
-                    spec,
+        # one query for the table function at every point, one for the history versions
+        failures += check_all(
+            spark,
+            spec,
+            [
+                Expectation(
+                    f"{SCHEMA}.{spec.name}_as_of('{point.value}')",
+                    point.expected[spec.name],
+                    point.label,
+                )
+                for point in scenario.points
+            ]
+            + [Expectation(f"{SCHEMA}.{spec.name}_as_of('latest')", final[spec.name], "latest")],
+        )
+        failures += check_all(
+            spark,
+            spec,
+            [
+                Expectation(
                     history_at(spec.name, point.value),
                     point.expected[spec.name],
                     f"history versions valid at {point.label}",
                 )
-        failures += check(
-            spark, spec, f"{SCHEMA}.{spec.name}_as_of('latest')", final[spec.name], "latest"
+                for point in scenario.points
+                if point.value.isdigit()
+            ],
         )
         failures += check(
             spark, spec, f"{SCHEMA}.dim_{spec.name}_current", final[spec.name], "final state"

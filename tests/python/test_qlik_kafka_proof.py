@@ -37,7 +37,7 @@ from typing import Any
 
 import pytest
 from proof_points import Point, reinsert_positions, time_points
-from state_check import check, check_tables
+from state_check import Expectation, check, check_all, check_tables
 from test_qlik_ct_proof import choose_late
 
 from cdc_simulator.qlik_kafka import KafkaOptions, Message, Producer, write_topics
@@ -282,14 +282,18 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     run_dbt(build, schema=SCHEMA, vars=dbt_vars(root))
     final = scenario.sim.final
     for spec in TABLES:
-        for point in scenario.points:
-            failures += check(
-                spark,
-                spec,
-                f"{SCHEMA}.{spec.name}_as_of('{point.value}')",
-                point.expected[spec.name],
-                point.label,
-            )
+        failures += check_all(
+            spark,
+            spec,
+            [
+                Expectation(
+                    f"{SCHEMA}.{spec.name}_as_of('{point.value}')",
+                    point.expected[spec.name],
+                    point.label,
+                )
+                for point in scenario.points
+            ],
+        )
         failures += check(
             spark, spec, f"{SCHEMA}.dim_{spec.name}_current", final[spec.name], "final state"
         )
