@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from time_budgets import budget_unit, budgets
 
 from python_udfs.session import build_spark_session, prepare_environment, spark_settings
 
@@ -73,6 +75,34 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             super()._reschedule(node)
 
     return ModuleScheduling(config, log)
+
+
+# seconds spent per budget unit (test module, or the sample modules together): set-up, call
+# and teardown of every test, module fixtures included; gathered where the reports arrive
+SPENT: Counter[str] = Counter()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    SPENT[budget_unit(report.nodeid.split("::", 1)[0])] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Each module's time beside its budget (README "Time budgets"), the longest first; the
+    modules over budget are named (a report: timings on shared machines are noisy)."""
+    if not SPENT:
+        return
+    table = budgets()
+    terminalreporter.section("time per module (budget: README, Tests, Time budgets)")
+    over = []
+    for unit, seconds in SPENT.most_common():
+        budget = table.get(unit)
+        mark = "no budget" if budget is None else f"budget {budget} s"
+        if budget is not None and seconds > budget:
+            over.append(unit)
+            mark += ": OVER"
+        terminalreporter.write_line(f"{seconds:8.1f} s  {unit}  ({mark})")
+    if over:
+        terminalreporter.write_line(f"over budget: {', '.join(over)}")
 
 
 @pytest.fixture(scope="session")

@@ -101,15 +101,24 @@ class Expectation:
     label: str
 
 
-def check_all(spark: Any, spec: TableSpec, expectations: Sequence[Expectation]) -> list[str]:
+def check_all(
+    spark: Any, spec: TableSpec, expectations: Sequence[Expectation], per_query: int = 8
+) -> list[str]:
     """`check` for many relations of one table's shape (the same table function at many
-    points, say) in ONE query: a union of the relations' data columns, each branch tagged with
-    its position, read once and split by the tag. A query a relation costs seconds of planning
-    and a Spark job each; the answers are the same as `check`'s, relation by relation. The
-    column types are checked on the union, so its branches must be one relation's shape: give
-    relations of one table function, or of one table, in a call."""
-    if not expectations:
-        return []
+    points, say), `per_query` relations a query: a union of the relations' data columns, each
+    branch tagged with its position, read once and split by the tag. A query a relation costs
+    seconds of planning and a Spark job each; a union of a few costs little more than one (a
+    union of a hundred views takes longer to plan than the queries one by one). The answers
+    are the same as `check`'s, relation by relation. The column types are checked on the
+    union, so its branches must be one relation's shape: give relations of one table
+    function, or of one table, in a call."""
+    failures: list[str] = []
+    for start in range(0, len(expectations), per_query):
+        failures += _check_union(spark, spec, expectations[start : start + per_query])
+    return failures
+
+
+def _check_union(spark: Any, spec: TableSpec, expectations: Sequence[Expectation]) -> list[str]:
     columns = ", ".join(spec.column_names)
     union = " union all ".join(
         f"select {position} as check_position, {columns} from {expectation.relation}"

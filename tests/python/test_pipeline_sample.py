@@ -368,9 +368,11 @@ def _quoted(name: str) -> str:
 
 def _snapshot(spark: Any) -> dict[str, tuple[Any, ...]]:
     """Every relation of the scenario schema as (row count, two order-free sums of row
-    hashes), load times left out, in one query: a row is its JSON text (NULL and '' differ),
-    hashed with xxhash64 and with Murmur3, summed as decimals (no overflow). A changed,
-    missing or extra row, or a relation added or dropped, changes the snapshot."""
+    hashes), load times left out: a row is its JSON text (NULL and '' differ), hashed with
+    xxhash64 and with Murmur3, summed as decimals (no overflow). A changed, missing or extra
+    row, or a relation added or dropped, changes the snapshot. A union of twelve relations a
+    query: half the time of reading every row back (145 s against 70 s on the sample, two
+    loaded cores); one query of all 130 did not finish planning in five minutes."""
     names = [
         table["tableName"]
         for table in spark.sql(f"show tables in {SCHEMA}").collect()
@@ -386,8 +388,11 @@ def _snapshot(spark: Any) -> dict[str, tuple[Any, ...]]:
             f" sum(cast(hash({row}) as decimal(38, 0))) as murmur_sum"
             f" from {SCHEMA}.{_quoted(name)}"
         )
-    rows = spark.sql(" union all ".join(parts)).collect()
-    return {names[row["relation"]]: tuple(row)[1:] for row in rows}
+    snapshot: dict[str, tuple[Any, ...]] = {}
+    for start in range(0, len(parts), 12):
+        for row in spark.sql(" union all ".join(parts[start : start + 12])).collect():
+            snapshot[names[row["relation"]]] = tuple(row)[1:]
+    return snapshot
 
 
 def test_as_of_var_ending_in_a_backslash_is_a_clear_error(
@@ -410,7 +415,7 @@ def test_rerun_changes_nothing_and_full_refresh_is_identical(
 ) -> None:
     """A second `run` over the same landed rows changes no relation and stages nothing; a
     `run --full-refresh` rebuilds every relation to the same rows (load times aside). Each
-    relation is compared by its row count and row-hash sums (_snapshot), one query a side."""
+    relation is compared by its row count and row-hash sums (_snapshot)."""
     before = _snapshot(spark)
     assert before["stg_qlik_ct__employees"][0] > 0 and len(before) > 100, before
     staged_before = spark.sql(
@@ -622,3 +627,31 @@ def test_openedge_flags_and_control_rows(spark: Any, sample_build: Any) -> None:
         ],
         key=repr,
     )  # fmt: skip
+
+
+def test_state_check_in_one_query_finds_what_one_by_one_finds(
+    spark: Any, sample_build: Any
+) -> None:
+    """state_check.check_all (the proofs' check of many points in one union query) answers
+    relation by relation what `check` does: a point whose expected state is wrong is named,
+    with its own difference, and the right ones pass. Nine points: two queries of eight."""
+    from state_check import Expectation, check, check_all, fetch_state
+
+    from cdc_simulator.table_model import ColumnSpec, TableSpec
+
+    spec = TableSpec(
+        name="employees",
+        columns=(ColumnSpec("employee_id", "int32"), ColumnSpec("last_name", "string")),
+        key_columns=("employee_id",),
+    )
+    latest, problems = fetch_state(spark, spec, f"{SCHEMA}.employees_as_of('latest')")
+    assert latest and not problems
+    some_key = next(iter(latest))
+    wrong = {**latest, some_key: (some_key[0], "not the right name")}
+    expectations = [
+        Expectation(f"{SCHEMA}.employees_as_of('latest')", latest, f"right {n}") for n in range(8)
+    ] + [Expectation(f"{SCHEMA}.employees_as_of('latest')", wrong, "wrong")]
+    failures = check_all(spark, spec, expectations)
+    one_by_one = check(spark, spec, expectations[-1].relation, wrong, "wrong")
+    assert failures == one_by_one and failures, failures
+    assert "(wrong)" in failures[0] and "not the right name" in "\n".join(failures)
