@@ -276,9 +276,9 @@ def run_all(
         for target in TARGETS:
             build(target, "full")
             build(target, "noop")
-        warehouses = [run_dirs[target] / "warehouse" / "cdc.db" for target in TARGETS]
+        left, right = (run_dirs[target] / "warehouse" / "cdc.db" for target in TARGETS)
         print("  compare after the no-op rerun", flush=True)
-        entry["compare"] = {"noop": compare(*warehouses, models, logs / "compare_noop.log")}
+        entry["compare"] = {"noop": compare(left, right, models, logs / "compare_noop.log")}
         save()
         moved = move_batch_in(landing, append)
         print(f"  later batch landed (+{len(moved)} files)", flush=True)
@@ -289,7 +289,7 @@ def run_all(
             restore_landing(landing, append)
         print("  compare after the incremental build", flush=True)
         entry["compare"]["incremental"] = compare(
-            *warehouses, models, logs / "compare_incremental.log"
+            left, right, models, logs / "compare_incremental.log"
         )
         save()
     finally:

@@ -29,6 +29,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 
@@ -61,7 +62,7 @@ def tables() -> tuple[TableSpec, ...]:
     return (replace(EMPLOYEES, name="customer"), replace(ORDER_LINES, name="order_item"))
 
 
-def generate(landing: Path, args: argparse.Namespace) -> dict[str, object]:
+def generate(landing: Path, args: argparse.Namespace) -> dict[str, Any]:
     """The landing for the parameters, reused when already generated with them."""
     parameters = {"changes": args.changes, "keys": args.keys, "seed": args.seed}
     stamp = landing / "stamp.json"
@@ -136,11 +137,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         timings,
     )
-    landed = sum(info["landed_messages"].values())  # type: ignore[union-attr]
+    landed = sum(info["landed_messages"].values())
     result = {
         **info,
         "run_seconds": run["run_seconds"],
-        "landed_messages_per_second": round(landed / run["run_seconds"]),  # type: ignore[operator]
+        "landed_messages_per_second": round(landed / run["run_seconds"]),
         "logged": counts["logged"],
         "logged_changes": counts["logged_changes"],
         "quarantined": counts["quarantined"],

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
@@ -36,7 +37,9 @@ class RunFailed(RuntimeError):
     """cdc-dbt run exited with an error; the message names its log."""
 
 
-def timed_run(run_dir: Path, select: list[str], variables: dict[str, object]) -> dict[str, object]:
+def timed_run(
+    run_dir: Path, select: list[str], variables: Mapping[str, object]
+) -> dict[str, object]:
     """`cdc-dbt run --select <select> --vars <variables>` in a fresh `run_dir` (its own Derby
     metastore and warehouse): the wall time and each model's seconds, slowest first."""
     shutil.rmtree(run_dir, ignore_errors=True)

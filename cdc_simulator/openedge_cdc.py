@@ -228,19 +228,22 @@ def emit(
         for key, row in sorted(sim.baseline.get(name, {}).items(), key=lambda item: repr(item[0])):
             units.append(unit(policy, CREATE, key, None, row, baseline_time, 1, None))
     for change in sim.changes:
-        policy = by_name.get(change.table)
-        if policy is None:
+        if change.table not in by_name:
             continue
+        policy = by_name[change.table]
         spec = policy.spec
         transaction = transaction_ids.setdefault(change.transaction_id, len(transaction_ids) + 2)
         when = change.commit_time
         old_key, new_key = change.key_before(spec), change.key_after(spec)
         if change.op == "I":
+            assert new_key is not None  # an insert has its after image
             made = [unit(policy, CREATE, new_key, None, change.after, when, transaction, change)]
         elif change.op == "D":
+            assert old_key is not None  # a delete has its before image
             made = [unit(policy, DELETE, old_key, change.before, None, when, transaction, change)]
         elif old_key != new_key and policy.level < 2:
             # no key at level 0/1: for the capture this is a different row
+            assert old_key is not None and new_key is not None  # an update has both images
             made = [
                 unit(policy, DELETE, old_key, change.before, None, when, transaction, change),
                 unit(policy, CREATE, new_key, None, change.after, when, transaction, change),
@@ -276,7 +279,9 @@ def _records(
     transaction, when, sequence, operation = meta
     names = spec.column_names
 
-    def record(values: Sequence[object], position: int, array_index: int, fragment: int) -> dict:
+    def record(
+        values: Sequence[object], position: int, array_index: int, fragment: int
+    ) -> dict[str, object]:
         out: dict[str, object] = {
             "_Tran-Id": transaction,
             "_Time-Stamp": when,

@@ -298,7 +298,7 @@ def version_in_force(versions: Sequence[TableVersion], moment: datetime) -> Tabl
 # message values
 
 
-def _wrap(payload: dict[str, object], kind: str, envelope: bool) -> str:
+def _wrap(payload: Mapping[str, object], kind: str, envelope: bool) -> str:
     if envelope:
         payload = {
             "magic": ENVELOPE_MAGIC,

@@ -305,8 +305,8 @@ def parse_time_point(point: datetime | str) -> datetime:
     if match is None:
         raise ValueError(f"time point {point!r} is not 'yyyy-MM-dd HH:mm:ss.SS'")
     fraction = (match.group(7) or "").ljust(6, "0")
-    parts = [int(part) for part in match.groups()[:6]]
-    return datetime(*parts, int(fraction), tzinfo=UTC)  # type: ignore[misc]
+    year, month, day, hour, minute, second = (int(part) for part in match.groups()[:6])
+    return datetime(year, month, day, hour, minute, second, int(fraction), tzinfo=UTC)
 
 
 def format_time_point(moment: datetime) -> str:

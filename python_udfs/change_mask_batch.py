@@ -200,7 +200,8 @@ def _unknown_byte_order(byte_order: pa.Array) -> pa.Array:
 
 
 def _flags(booleans: pa.Array) -> np.ndarray:
-    return pc.fill_null(booleans, False).to_numpy(zero_copy_only=False)
+    flags: np.ndarray = pc.fill_null(booleans, False).to_numpy(zero_copy_only=False)
+    return flags
 
 
 def _bit_counts(bit_count: pa.Array | int, rows: int) -> tuple[np.ndarray, np.ndarray]:

@@ -60,7 +60,8 @@ def _filesystem(folder: str) -> tuple[pafs.FileSystem, str]:
         return pafs.LocalFileSystem(), os.path.abspath(folder)
     if folder.startswith("file:") and not folder.startswith("file://"):
         return pafs.LocalFileSystem(), os.path.abspath(folder[len("file:") :])
-    return pafs.FileSystem.from_uri(folder)
+    filesystem, path = pafs.FileSystem.from_uri(folder)
+    return filesystem, str(path)
 
 
 def _parquet_columns(filesystem: pafs.FileSystem, path: str) -> tuple[tuple[str, str], ...]:

@@ -74,7 +74,9 @@ class LandedFiles:
     and the problem that keeps it out (python_udfs.landed_files). Runs where Spark runs Python
     (the executors), so the folder must be readable there."""
 
-    def eval(self, folder: str, file_format: str, options_json: str | None) -> Iterator[tuple]:
+    def eval(
+        self, folder: str, file_format: str, options_json: str | None
+    ) -> Iterator[tuple[object, ...]]:
         options = json.loads(options_json) if options_json else {}
         for landed in inspect_folder(folder, file_format, options):
             yield (

@@ -103,4 +103,5 @@ def _as_string_array(keys: pa.Array | pa.ChunkedArray) -> pa.Array:
 
 
 def _flags(booleans: pa.Array) -> np.ndarray:
-    return pc.fill_null(booleans, False).to_numpy(zero_copy_only=False)
+    flags: np.ndarray = pc.fill_null(booleans, False).to_numpy(zero_copy_only=False)
+    return flags
