@@ -3,7 +3,12 @@ as `cdc-dbt` builds it (same profile, same UDF registration), in a metastore of 
 
 bin/test runs two processes (pytest-xdist): each has its own Spark session, metastore, warehouse
 and dbt target folder; pytest_xdist_make_scheduler keeps each test module in one process, and
-the sample modules (`*_sample.py`, readers of `sample_build`) together."""
+the sample modules (`*_sample.py`, readers of `sample_build`) together.
+
+Markers (pyproject.toml): a test that uses the `spark` fixture, directly or through another
+fixture (run_dbt, sample_build), must be marked `spark`, and one that runs dbt against Spark in
+a subprocess `e2e`; `bin/test --fast` runs the rest, `-m "not spark and not e2e"`. Collection
+stops, naming them, when tests use a Spark fixture unmarked."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from time_budgets import budget_unit, budgets
 
 from python_udfs.session import build_spark_session, prepare_environment, spark_settings
@@ -23,6 +29,18 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 # the pytest-xdist worker this process is (gw0, gw1, ...), or main without xdist
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
+
+# Hypothesis's 200 ms deadline measures the machine, not the code: on two shared cores an example
+# sometimes takes longer once and the test fails as flaky. The examples stay as they are.
+settings.register_profile("shared-cores", deadline=None)
+settings.load_profile("shared-cores")
+
+# The fixtures that start the session's Spark (directly or through the ones that need it).
+SPARK_FIXTURES = frozenset({"spark", "run_dbt", "sample_build"})
+
+# Modules whose tests share no module fixture and each take seconds (a `dbt parse` apiece):
+# each test is a unit of its own, so the two processes split them.
+SPLIT_UNITS = ("test_config_validation.py",)
 
 # The units that take minutes (each builds with dbt or starts servers), longest first as
 # measured: handed out before the rest, so neither process ends up alone with a long one.
@@ -58,6 +76,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     class ModuleScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
+            if path.rsplit("/", 1)[-1] in SPLIT_UNITS:
+                return nodeid
             return "sample modules" if path.endswith("_sample.py") else path
 
         def _assign_work_unit(self, node: Any) -> None:
@@ -103,6 +123,23 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(f"{seconds:8.1f} s  {unit}  ({mark})")
     if over:
         terminalreporter.write_line(f"over budget: {', '.join(over)}")
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects: every collected test is checked
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that starts Spark without the `spark` marker would run in the fast lane."""
+    unmarked = [
+        item.nodeid
+        for item in items
+        if SPARK_FIXTURES & set(getattr(item, "fixturenames", ()))
+        and item.get_closest_marker("spark") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "these tests use a Spark fixture (" + ", ".join(sorted(SPARK_FIXTURES)) + ") "
+            "but are not marked `spark` (pytestmark or @pytest.mark.spark):\n  "
+            + "\n  ".join(unmarked)
+        )
 
 
 @pytest.fixture(scope="session")
