@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,7 @@ from cdc_simulator.qlik_ct import (
     mask_length,
     write_parquet,
 )
-from cdc_simulator.table_model import ColumnSpec, TableSpec
+from cdc_simulator.table_model import UTC, ColumnSpec, TableSpec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 

@@ -16,14 +16,14 @@ update of key 2's name (change 20, a B and a U row) and a before-image with no u
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import pytest
 from project_copy import project_with_tables
 
 from cdc_simulator.qlik_ct import HEADER_COUNT, OPERATIONS, encode_mask, mask_length, write_parquet
-from cdc_simulator.table_model import ColumnSpec, TableSpec
+from cdc_simulator.table_model import UTC, ColumnSpec, TableSpec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
