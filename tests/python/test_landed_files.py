@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from python_udfs.landed_files import column_differences, csv_dialect, inspect_folder
+from python_udfs.landed_files import LandedFile, column_differences, csv_dialect, inspect_folder
 
 HEADER = b"header__change_seq,header__change_oper,employee_id,notes\n"
 
@@ -26,7 +26,7 @@ def write(path: Path, data: bytes, mtime: int) -> None:
     os.utime(path, (mtime, mtime))
 
 
-def by_name(folder: Path, file_format: str, **options: str) -> dict[str, object]:
+def by_name(folder: Path, file_format: str, **options: str) -> dict[str, LandedFile]:
     return {f.file_name: f for f in inspect_folder(str(folder), file_format, options)}
 
 
