@@ -37,7 +37,9 @@ stamp="$VENV/.installed-$(cat "$PROJECT_DIR/requirements.lock" "$PROJECT_DIR/pyp
     | "$PYTHON" -c 'import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:16])')"
 if [ ! -f "$stamp" ]; then
     echo "==> setting up $VENV (first run, or dependencies changed)"
-    "$PYTHON" -m venv "$VENV"
+    # create the environment only when it is missing: `venv` over an existing one rewrites
+    # its pyvenv.cfg for whichever python3 is first on PATH, which can break it
+    [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
     "$VENV/bin/python" -m pip install --quiet -r "$PROJECT_DIR/requirements.lock"
     "$VENV/bin/python" -m pip install --quiet --no-deps -e "$PROJECT_DIR"
