@@ -17,8 +17,9 @@
 {%- set byte_order = sql_string_literal(
     var('qlik_kafka_hex_mask_byte_order')) %}
 {%- set tables = cdc_tables_of('qlik_kafka') %}
-{#- binary columns: <table>.<column> -> encoding of their text (cdc_column_encoding,
-    default hex) and the reason when a value is not valid in it #}
+{#- binary columns (<table>.<column>): the encoding of their text
+    (cdc_column_encoding, default hex) and the reason when a value is not
+    valid in it #}
 {%- set binary_reasons = {} %}
 {%- set base64_columns = [] %}
 {%- for table_name in tables %}
@@ -278,7 +279,8 @@ judged as (
                     value.binary_error,
                     concat(
                         'column ', value.source_name, ': ',
-                        left(value.after_raw, 60), ' is not a valid ', value.type
+                        left(value.after_raw, 60),
+                        ' is not a valid ', value.type
                     )
                 )
             ), '; '), ''),
@@ -292,7 +294,8 @@ judged as (
                     concat(value.binary_error, ' (beforeData)'),
                     concat(
                         'column ', value.source_name, ' (beforeData): ',
-                        left(value.before_raw, 60), ' is not a valid ', value.type
+                        left(value.before_raw, 60),
+                        ' is not a valid ', value.type
                     )
                 )
             ), '; '), ''),
