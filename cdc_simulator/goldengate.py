@@ -99,6 +99,9 @@ class Options:
     json_partial_before_share: float = 0.3
     topic: str = "ogg_topic"
     partitions: int = 3
+    binary_encoding: str = "base64"
+    """How images write binary values: base64 (GoldenGate's JSON) or hex (as tools that
+    decode trails print them)."""
 
     def table_name(self, spec: TableSpec) -> str:
         """The name GoldenGate writes for a table: SCHEMA.TABLE, upper case."""
@@ -202,9 +205,11 @@ class Unit:
         return firsts[-1].order_key
 
 
-def json_value(spec: TableSpec, name: str, value: object) -> object:
+def json_value(
+    spec: TableSpec, name: str, value: object, binary_encoding: str = "base64"
+) -> object:
     """A model value as GoldenGate's JSON writes it: numbers as numbers (decimals as text, to
-    keep their digits), dates and times as text, binary as Base64."""
+    keep their digits), dates and times as text, binary as Base64 (or hex text)."""
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, Decimal):
@@ -215,14 +220,22 @@ def json_value(spec: TableSpec, name: str, value: object) -> object:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, bytes):
-        return base64.b64encode(value).decode("ascii")
+        if binary_encoding == "hex":
+            return value.hex().upper()
+        if binary_encoding == "base64":
+            return base64.b64encode(value).decode("ascii")
+        raise ValueError(f"binary_encoding must be hex or base64, got {binary_encoding!r}")
     raise TypeError(f"{spec.name}.{name}: no JSON form for {value!r}")
 
 
-def image(spec: TableSpec, row: Row, positions: Iterable[int]) -> dict[str, object]:
+def image(
+    spec: TableSpec, row: Row, positions: Iterable[int], binary_encoding: str = "base64"
+) -> dict[str, object]:
     """The columns at `positions` of `row`, named in upper case, in column order."""
     return {
-        spec.columns[i].name.upper(): json_value(spec, spec.columns[i].name, row[i])
+        spec.columns[i].name.upper(): json_value(
+            spec, spec.columns[i].name, row[i], binary_encoding
+        )
         for i in sorted(set(positions))
     }
 
@@ -245,6 +258,9 @@ class Producer:
         self._key_updates = 0
         self.units: list[Unit] = []
         self._produce()
+
+    def _image(self, spec: TableSpec, row: Row, positions: Iterable[int]) -> dict[str, object]:
+        return image(spec, row, positions, self.options.binary_encoding)
 
     # -- trail positions -------------------------------------------------------------------
 
@@ -271,7 +287,7 @@ class Producer:
             self._write(
                 unit,
                 spec,
-                [(INSERT, "A", None, image(spec, row, range(len(spec.columns))))],
+                [(INSERT, "A", None, self._image(spec, row, range(len(spec.columns))))],
                 indicator,
                 baseline_time,
                 "baseline",
@@ -280,7 +296,7 @@ class Producer:
                 spec,
                 "I",
                 None,
-                image(spec, row, range(len(spec.columns))),
+                self._image(spec, row, range(len(spec.columns))),
                 row,
                 unit,
                 baseline_time,
@@ -317,28 +333,34 @@ class Producer:
         keys = spec.key_positions
         if change.op == "I":
             assert change.after is not None
-            return [(INSERT, "A", None, image(spec, change.after, everything))]
+            return [(INSERT, "A", None, self._image(spec, change.after, everything))]
         if change.op == "D":
             assert change.before is not None
             full = rng.random() < options.full_delete_share
-            return [(DELETE, "B", image(spec, change.before, everything if full else keys), None)]
+            return [
+                (DELETE, "B", self._image(spec, change.before, everything if full else keys), None)
+            ]
         assert change.before is not None and change.after is not None
         changed = changed_positions(spec, change.before, change.after)
-        after = image(spec, change.after, [*keys, *changed])
+        after = self._image(spec, change.after, [*keys, *changed])
         if change.is_key_update(spec):
             form = self._key_updates % 3
             self._key_updates += 1
             if form == 0:
-                return [(UNIFIED_PK_UPDATE, "A", image(spec, change.before, everything), after)]
+                return [
+                    (UNIFIED_PK_UPDATE, "A", self._image(spec, change.before, everything), after)
+                ]
             if form == 1:
-                return [(PK_UPDATE, "A", image(spec, change.before, keys), after)]
-            before = image(spec, change.before, [*keys, *changed])
+                return [(PK_UPDATE, "A", self._image(spec, change.before, keys), after)]
+            before = self._image(spec, change.before, [*keys, *changed])
             return [(FIELD_COMP, "B", before, None), (FIELD_COMP, "A", None, after)]
         if rng.random() < options.full_update_share:
-            return [(UPDATE, "A", None, image(spec, change.after, everything))]
+            return [(UPDATE, "A", None, self._image(spec, change.after, everything))]
         records: list[tuple[int, str, dict[str, object] | None, dict[str, object] | None]] = []
         if rng.random() < options.before_image_share:
-            records.append((FIELD_COMP, "B", image(spec, change.before, [*keys, *changed]), None))
+            records.append(
+                (FIELD_COMP, "B", self._image(spec, change.before, [*keys, *changed]), None)
+            )
         records.append((FIELD_COMP, "A", None, after))
         return records
 
@@ -385,7 +407,7 @@ class Producer:
                 spec,
                 "I",
                 None,
-                image(spec, change.after, everything),
+                self._image(spec, change.after, everything),
                 change.after,
                 unit,
                 change.commit_time,
@@ -395,7 +417,7 @@ class Producer:
             return self._message(
                 spec,
                 "D",
-                image(spec, change.before, keys),
+                self._image(spec, change.before, keys),
                 None,
                 change.before,
                 unit,
@@ -404,8 +426,8 @@ class Producer:
         assert change.before is not None and change.after is not None
         changed = changed_positions(spec, change.before, change.after)
         partial = self.rng.random() < self.options.json_partial_before_share
-        before = image(spec, change.before, [*keys, *changed] if partial else everything)
-        after = image(spec, change.after, [*keys, *changed])
+        before = self._image(spec, change.before, [*keys, *changed] if partial else everything)
+        after = self._image(spec, change.after, [*keys, *changed])
         if self.rng.random() < self.options.json_missing_flag_share:
             for i in everything:
                 if i not in keys and i not in changed:
@@ -425,7 +447,9 @@ class Producer:
         seqno, rba = unit.records[_last_first(unit)].position
         key = json.dumps(
             [
-                json_value(spec, name, row[spec.column_names.index(name)])
+                json_value(
+                    spec, name, row[spec.column_names.index(name)], self.options.binary_encoding
+                )
                 for name in spec.key_columns
             ]
         )

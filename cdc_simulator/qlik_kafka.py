@@ -38,6 +38,7 @@ Independent of the pipeline: masks are encoded here, not with python_udfs.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import random
@@ -115,6 +116,9 @@ class KafkaOptions:
     """Chance that a message writes integer values as JSON numbers instead of strings."""
     lob_columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Table name -> columns typed as LOBs (NCLOB, BLOB): never marked in changeMask."""
+    binary_encodings: Mapping[str, str] = field(default_factory=dict)
+    """Table name -> how its binary values are written: hex (spec B.1, the default) or
+    base64 (a table configured with column_encodings base64)."""
 
     def __post_init__(self) -> None:
         if self.byte_order not in BYTE_ORDERS:
@@ -210,11 +214,14 @@ def hex_mask(bits: Iterable[int], *, column_count: int, byte_order: str, trim: b
     return (raw if byte_order == "little" else raw[::-1]).hex().upper()
 
 
-def json_value(value: object, *, numbers: bool) -> object:
-    """A model value as the JSON of a data message: text, hex for bytes, integers as JSON
-    numbers when `numbers`, times UTC 'yyyy-MM-dd HH:mm:ss.ffffff', null stays null."""
+def json_value(value: object, *, numbers: bool, binary_encoding: str = "hex") -> object:
+    """A model value as the JSON of a data message: text, hex for bytes (or Base64 text),
+    integers as JSON numbers when `numbers`, times UTC 'yyyy-MM-dd HH:mm:ss.ffffff', null
+    stays null."""
     if value is None:
         return None
+    if isinstance(value, bytes) and binary_encoding == "base64":
+        return base64.b64encode(value).decode("ascii")
     if isinstance(value, bool):
         raise TypeError("the table model has no boolean columns")
     if isinstance(value, int):
@@ -347,6 +354,7 @@ def _image(
     present: set[str],
     nulls: set[str],
     numbers: bool,
+    binary_encoding: str = "hex",
 ) -> dict[str, object] | None:
     """A row as the data/beforeData object: present columns by source name; columns in
     `nulls` written as null, columns in neither left out."""
@@ -356,7 +364,9 @@ def _image(
     image: dict[str, object] = {}
     for column in version.columns:
         if column.name in present:
-            image[column.source_name] = json_value(values[column.name], numbers=numbers)
+            image[column.source_name] = json_value(
+                values[column.name], numbers=numbers, binary_encoding=binary_encoding
+            )
         elif column.name in nulls:
             image[column.source_name] = None
     return image
@@ -400,6 +410,9 @@ class Producer:
         for transaction in sim.transactions():
             for counter, change in enumerate(transaction, start=1):
                 self._place[change.change_seq] = (counter, counter == len(transaction))
+
+    def _encoding(self, spec: TableSpec) -> str:
+        return self.options.binary_encodings.get(spec.name, "hex")
 
     def _publish(
         self,
@@ -446,7 +459,9 @@ class Producer:
                 numbers = self.rng.random() < self.options.numbers_as_json
                 everything = set(spec.column_names)
                 payload = {
-                    "data": _image(spec, version, row, everything, set(), numbers),
+                    "data": _image(
+                        spec, version, row, everything, set(), numbers, self._encoding(spec)
+                    ),
                     "beforeData": None,
                     "headers": {"operation": "REFRESH"},
                 }
@@ -506,12 +521,20 @@ class Producer:
         before, after = change.before, change.after
         if change.op == "D":
             if rng.random() < options.delete_before_data_only:
-                data, before_data = None, _image(spec, version, before, present, nulls, numbers)
+                data, before_data = (
+                    None,
+                    _image(spec, version, before, present, nulls, numbers, self._encoding(spec)),
+                )
             else:
-                data, before_data = _image(spec, version, before, present, nulls, numbers), None
+                data, before_data = (
+                    _image(spec, version, before, present, nulls, numbers, self._encoding(spec)),
+                    None,
+                )
         else:
-            data = _image(spec, version, after, present, nulls, numbers)
-            before_data = _image(spec, version, before, present, nulls, numbers)
+            data = _image(spec, version, after, present, nulls, numbers, self._encoding(spec))
+            before_data = _image(
+                spec, version, before, present, nulls, numbers, self._encoding(spec)
+            )
             if (
                 change.op == "U"
                 and not change.is_key_update(spec)

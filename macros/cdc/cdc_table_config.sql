@@ -6,8 +6,8 @@
         the names in columns, column_types, column_encodings and lob_columns, and
         snapshot_table must each
         pass cdc_is_identifier; a column type must be a plain Spark type name
-        (int, string, decimal(10,2)); a column encoding is hex or base64; images_complete
-        is true or false. The history options (track_history_columns, ...) are allowed for
+        (int, string, decimal(10,2)); a column encoding is hex or base64 and, where columns
+        are declared, names one of them typed binary; images_complete is true or false. The history options (track_history_columns, ...) are allowed for
         every system and checked against the columns by cdc_history_options. Key columns
         must be
         among the declared columns, if any, and neither list repeats a name (in any case).
@@ -152,6 +152,23 @@
                 where ~ ": column_encodings of column " ~ name ~ " must be hex or base64 "
                 ~ "(how landed text holds the bytes of a binary column), got '" ~ encoding
                 ~ "'") }}
+        {%- endif -%}
+        {#- declared columns: the encoded column is one of them, typed binary (a table
+            without declared columns, Qlik's, is checked against its DDL by qlik_ct_layout) -#}
+        {%- if 'columns' in table -%}
+            {%- set typed = {} -%}
+            {%- for column_name, data_type in types -%}
+                {%- do typed.update({column_name | lower: data_type | lower}) -%}
+            {%- endfor -%}
+            {%- if name | lower not in typed -%}
+                {{ exceptions.raise_compiler_error(
+                    where ~ ": column_encodings names " ~ name ~ ", which is not among its "
+                    ~ "columns (" ~ named['columns'] | join(', ') ~ ")") }}
+            {%- elif typed[name | lower] != 'binary' -%}
+                {{ exceptions.raise_compiler_error(
+                    where ~ ": column_encodings names " ~ name ~ ", which is not a binary "
+                    ~ "column (typed " ~ typed[name | lower] ~ ")") }}
+            {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
     {%- if 'images_complete' in table and table['images_complete'] is not boolean -%}

@@ -2,7 +2,8 @@
     {#- One text expression for an event log row: '; '-joined reasons why its table, key and
         values do not fit the table's declared columns (var cdc_tables, spec C.7), each naming
         the column; '' when they fit. Never silently NULL: a value that does not convert to
-        its declared type (binary: Base64 text, as the driver logs it) is a reason, not a
+        its declared type (binary: text in the column's cdc_column_encoding, default Base64 as
+        the driver logs it; cdc_binary_text_error) is a reason, not a
         NULL. Checked:
           table_name    one of the idm_jdbc tables of var cdc_tables;
           table_key     names each key column exactly once (case-insensitive) and nothing else;
@@ -45,14 +46,19 @@
             end,
             ---------- key values
             {%- for column in columns if column.is_key and column.type != 'string' %}
+            {%- set encoding = cdc_column_encoding(table_name, column.name)
+                if column.type == 'binary' else none %}
             case
                 when
                     {{ row }}.pk[{{ sql_string_literal(column.name) }}] is not null
                     and {{ idm_jdbc_typed_value(
-                        row ~ '.pk[' ~ sql_string_literal(column.name) ~ ']', column.type
+                        row ~ '.pk[' ~ sql_string_literal(column.name) ~ ']', column.type,
+                        encoding
                     ) }} is null
                     then {{ sql_string_literal(
-                        'key value of ' ~ column.name ~ ' is not '
+                        cdc_binary_text_error(column.name, encoding, 'key value')
+                        if column.type == 'binary'
+                        else 'key value of ' ~ column.name ~ ' is not '
                         ~ idm_jdbc_type_text(column.type)) }}
             end,
             {%- endfor %}
@@ -72,15 +78,20 @@
             end,
             ---------- values of types 1 to 3
             {%- for column in columns if column.type != 'string' %}
+            {%- set encoding = cdc_column_encoding(table_name, column.name)
+                if column.type == 'binary' else none %}
             {%- for side in ['new_value', 'old_value'] %}
             case
                 when
                     {{ row }}.event_type in (1, 2, 3)
                     and lower({{ row }}.column_name) = {{ sql_string_literal(column.name) }}
                     and {{ row }}.{{ side }} is not null
-                    and {{ idm_jdbc_typed_value(row ~ '.' ~ side, column.type) }} is null
+                    and {{ idm_jdbc_typed_value(
+                        row ~ '.' ~ side, column.type, encoding) }} is null
                     then {{ sql_string_literal(
-                        side ~ ' of ' ~ column.name ~ ' is not '
+                        cdc_binary_text_error(column.name, encoding, side)
+                        if column.type == 'binary'
+                        else side ~ ' of ' ~ column.name ~ ' is not '
                         ~ idm_jdbc_type_text(column.type)) }}
             end,
             {%- endfor %}

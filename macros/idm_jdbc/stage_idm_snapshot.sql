@@ -2,7 +2,9 @@
     {#- The whole body of stg_idm_jdbc__<snapshot_table>: one row per row of a landed copy of
         an IDM source table (its current rows), as the canonical key string and row-image
         map, for resolving query-back events (spec C.7), judged: a row with a NULL key
-        value, or whose key another row of the snapshot has, is invalid (invalid_reason),
+        value, a binary value not valid in its encoding (hex, column_encodings; default
+        Base64 text or binary, taken as is) or whose key another row of the snapshot has, is
+        invalid (invalid_reason),
         quarantined and never used to resolve an event. A view. -#}
     {%- set table = cdc_table_config(table_name) -%}
     {%- if not table.get('snapshot_table') -%}
@@ -17,6 +19,15 @@
             {%- do landed_types.update({column.name | lower: column.data_type | lower}) -%}
         {%- endfor -%}
     {%- endif -%}
+    {#- binary columns landed as text in hex (column_encodings): made Base64, the log's
+        form; a value not valid hex makes the row invalid -#}
+    {%- set hex_columns = [] -%}
+    {%- for column in cdc_table_columns(table_name) if column.type == 'binary' -%}
+        {%- if cdc_column_encoding(table_name, column.name) == 'hex'
+              and landed_types.get(column.name, 'string') == 'string' -%}
+            {%- do hex_columns.append(column.name) -%}
+        {%- endif -%}
+    {%- endfor -%}
     {{ config(materialized='view') }}
     {{ depends_on_landing_seed(table.snapshot_table, 'idm_jdbc') }}
 
@@ -47,10 +58,26 @@ keyed as (
         ) as key_errors,
         {{ cdc_malformed_record('source', malformed_column) }}
             as malformed_record,
+        concat_ws(
+            '; ',
+            {%- for name in hex_columns %}
+            case
+                when
+                    source.{{ name }} is not null
+                    and {{ cdc_binary_from_text('source.' ~ name, 'hex') }} is null
+                    then {{ sql_string_literal(cdc_binary_text_error(name, 'hex')) }}
+            end,
+            {%- endfor %}
+            cast(null as string)
+        ) as value_errors,
         map(
             {%- for name in table['columns'] %}
             {{ sql_string_literal(name | lower) }},
+            {%- if name | lower in hex_columns %}
+            base64({{ cdc_binary_from_text('source.' ~ name, 'hex') }})
+            {%- else %}
             {{ cdc_value_text('source.' ~ name, landed_types.get(name | lower, 'string')) }}
+            {%- endif %}
             {{- ',' if not loop.last }}
             {%- endfor %}
         ) as row_image
@@ -69,6 +96,7 @@ judged as (
             when keyed.malformed_record is not null
                 then {{ cdc_malformed_reason() }}
             when keyed.key_errors != '' then keyed.key_errors
+            when keyed.value_errors != '' then keyed.value_errors
             when count(*) over (partition by keyed.pk_string) > 1
                 then concat(
                     'duplicate key: ',

@@ -1,7 +1,7 @@
 {% macro qlik_ct_cast_errors(layout, relation_alias) %}
     {#- One text expression: '; '-joined reasons for landed values that do not convert to
         their configured type or do not decode with their encoding (never silently NULL),
-        naming the column; '' when all convert. -#}
+        naming the column (binary text: cdc_binary_text_error); '' when all convert. -#}
     concat_ws(
         '; ',
         {%- for column in layout.data_columns
@@ -11,9 +11,8 @@
                 {{ relation_alias }}.{{ column.name }} is not null
                 and {{ qlik_ct_typed_value(column, relation_alias) }} is null
                 then {{ sql_string_literal(
-                    'value of ' ~ column.name ~ ' is not '
-                    ~ ('valid ' ~ column.encoding ~ ' text of a binary value' if column.encoding
-                       else 'a valid ' ~ column.type)
+                    cdc_binary_text_error(column.name, column.encoding) if column.encoding
+                    else 'value of ' ~ column.name ~ ' is not a valid ' ~ column.type
                 ) }}
         end,
         {%- endfor %}

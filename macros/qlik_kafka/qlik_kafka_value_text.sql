@@ -1,10 +1,13 @@
-{% macro qlik_kafka_value_text(raw, qlik_type) %}
+{% macro qlik_kafka_value_text(raw, qlik_type, encoding=none) %}
     {#- A value of a data message (text as the JSON carried it) as the canonical text of the
         change log, checked against its column's Qlik Replicate type from the metadata
         message (spec B.3; type names: INT4, NUMERIC, REAL8, DATETIME, WSTRING, NCLOB, BLOB,
         ...); NULL when it is not a value of that type (the caller quarantines the message,
-        naming the column). Integers lose padding, times are Spark's text, binary (hex in
-        the JSON, spec B.1) travels as Base64 like every binary value of the log. -#}
+        naming the column). Integers lose padding, times are Spark's text, binary travels as
+        Base64 like every binary value of the log: its text is hex (spec B.1, the default)
+        or, where `encoding` (a SQL expression giving 'hex' or 'base64' per column, from
+        cdc_column_encoding) says base64, Base64; only that one is read
+        (cdc_binary_from_text). -#}
     case
         when {{ raw }} is null then null
         when {{ qlik_type }} in ('INT1', 'UINT1', 'INT2')
@@ -36,9 +39,15 @@
         when {{ qlik_type }} = 'BOOLEAN'
             then cast(try_cast({{ raw }} as boolean) as string)
         when {{ qlik_type }} in ('BLOB', 'BYTES')
-            then case
-                when {{ raw }} rlike '^([0-9A-Fa-f]{2})*$' then base64(unhex({{ raw }}))
-            end
+            {%- if encoding %}
+            then base64(case
+                when {{ encoding }} = 'base64'
+                    then {{ cdc_binary_from_text(raw, 'base64') }}
+                else {{ cdc_binary_from_text(raw, 'hex') }}
+            end)
+            {%- else %}
+            then base64({{ cdc_binary_from_text(raw, 'hex') }})
+            {%- endif %}
         else {{ raw }}
     end
 {%- endmacro %}

@@ -240,6 +240,42 @@ def test_shipped_config_parses(tmp_path: Path) -> None:
             id="column encoding that is SQL",
         ),
         pytest.param(
+            {"cdc_tables": changed("ogg_document", column_encodings={"attachment": "utf8"})},
+            "cdc_table_config: table 'ogg_document' in var cdc_tables: column_encodings of "
+            "column attachment must be hex or base64",
+            id="goldengate column encoding not hex or base64",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("order_item", column_encodings={"label": "base64' --"})},
+            "cdc_table_config: table 'order_item' in var cdc_tables: column_encodings of "
+            "column label must be hex or base64",
+            id="kafka column encoding that is SQL",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("usr", column_encodings={"photo": "Hex"})},
+            "cdc_table_config: table 'usr' in var cdc_tables: column_encodings of column "
+            "photo must be hex or base64",
+            id="idm column encoding not hex or base64",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("ogg_order", column_encodings={"status": "hex"})},
+            "cdc_table_config: table 'ogg_order' in var cdc_tables: column_encodings names "
+            "status, which is not a binary column (typed string)",
+            id="column encoding of a column that is not binary",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("usr", column_encodings={"picture": "hex"})},
+            "cdc_table_config: table 'usr' in var cdc_tables: column_encodings names picture, "
+            "which is not among its columns (idu, fname, lname, photo)",
+            id="column encoding of an undeclared column",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("oe_customer", column_encodings={"name": "hex"})},
+            "cdc_table_config: table 'oe_customer' in var cdc_tables has unknown key "
+            "'column_encodings'",
+            id="column encodings where the format carries no binary text",
+        ),
+        pytest.param(
             {
                 "qlik_ct_landing_format": "csv",
                 "qlik_ct_landing_csv_options": {"sep ',') location '/x' --": ";"},
@@ -261,6 +297,17 @@ def test_mistaken_config_stops_parse(
     result = run_dbt(tmp_path, "parse", variables)
     assert not result.success
     assert message in error_message(result)
+
+
+def test_column_encodings_parse_for_every_format_carrying_binary_text(tmp_path: Path) -> None:
+    """column_encodings (hex | base64) is a key of goldengate, qlik_kafka and idm_jdbc tables
+    too, not only of Qlik change tables."""
+    tables = copy.deepcopy(SHIPPED_TABLES)
+    tables["ogg_document"]["column_encodings"] = {"attachment": "hex"}
+    tables["order_item"]["column_encodings"] = {"label": "base64"}
+    tables["usr"]["column_encodings"] = {"PHOTO": "hex"}
+    result = run_dbt(tmp_path, "parse", {"cdc_tables": tables})
+    assert result.success, result.exception
 
 
 def test_mistaken_config_stops_build_before_anything_runs(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@
     The record's table name finds its configured table (form and
     source_table_name); its images are read per declared column: an absent
     column or a JSON <column>_isMissing is unknown (not present), an explicit
-    null is NULL; each value is checked against its column's type. judge_error
+    null is NULL; each value is checked against its column's type (binary: its
+    text in the column's encoding, cdc_column_encoding). judge_error
     lists what keeps it out of the log (unconfigured table, a column the table
     lacks or named twice, a value not of its type, a NULL or absent key, JSON
     primary_keys other than key_columns, a duplicate). A table rebuilt each
@@ -383,9 +384,12 @@ judged as (
                     and value.raw is not null
                     and value.text is null
                 ),
-                value -> concat(
-                    'column ', value.column, ': ', left(value.raw, 60),
-                    ' is not a valid ', value.type
+                value -> coalesce(
+                    value.binary_error,
+                    concat(
+                        'column ', value.column, ': ', left(value.raw, 60),
+                        ' is not a valid ', value.type
+                    )
                 )
             ), '; '), ''),
             nullif(array_join(transform(
@@ -395,9 +399,12 @@ judged as (
                     and value.raw is not null
                     and value.text is null
                 ),
-                value -> concat(
-                    'column ', value.column, ' (before image): ',
-                    left(value.raw, 60), ' is not a valid ', value.type
+                value -> coalesce(
+                    concat(value.binary_error, ' (before image)'),
+                    concat(
+                        'column ', value.column, ' (before image): ',
+                        left(value.raw, 60), ' is not a valid ', value.type
+                    )
                 )
             ), '; '), ''),
             case

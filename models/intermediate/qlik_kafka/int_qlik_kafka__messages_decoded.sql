@@ -10,12 +10,35 @@
     published at or before the message (changeSequence time; REFRESH: its Kafka
     timestamp). changeMask and columnMask go through the hex-mask UDF (byte order:
     var qlik_kafka_hex_mask_byte_order); values are checked against the
-    version's Qlik types and become canonical text. decode_error lists what
+    version's Qlik types and become canonical text (binary: its text read with
+    the column's cdc_column_encoding, default hex). decode_error lists what
     keeps it out of the log. A table (it calls a Python UDF), rebuilt each run:
     metadata that lands late decodes messages staged before it. #}
 {%- set byte_order = sql_string_literal(
     var('qlik_kafka_hex_mask_byte_order')) %}
 {%- set tables = cdc_tables_of('qlik_kafka') %}
+{#- binary columns (<table>.<column>): the encoding of their text
+    (cdc_column_encoding, default hex) and the reason when a value is not
+    valid in it #}
+{%- set binary_reasons = {} %}
+{%- set base64_columns = [] %}
+{%- for table_name in tables %}
+{%- for column in cdc_table_columns(table_name) if column.type == 'binary' %}
+{%- set encoding = cdc_column_encoding(table_name, column.name) %}
+{%- do binary_reasons.update({table_name ~ '.' ~ column.name:
+    cdc_binary_text_error(column.name, encoding)}) %}
+{%- if encoding == 'base64' %}
+{%- do base64_columns.append(table_name ~ '.' ~ column.name) %}
+{%- endif %}
+{%- endfor %}
+{%- endfor %}
+{%- set column_id = "concat(masks_decoded.source_table, '.', col.column)" %}
+{%- if base64_columns %}
+{%- set encoding = 'case when array_contains(' ~ sql_string_array(base64_columns)
+    ~ ', ' ~ column_id ~ ") then 'base64' else 'hex' end" %}
+{%- else %}
+{%- set encoding = none %}
+{%- endif %}
 
 with
 
@@ -113,10 +136,24 @@ columns_valued as (
                 ), false),
                 'after_raw', masks_decoded.data[col.source_name],
                 'after_text', {{ qlik_kafka_value_text(
-                    'masks_decoded.data[col.source_name]', 'col.type') }},
+                    'masks_decoded.data[col.source_name]', 'col.type', encoding) }},
                 'before_raw', masks_decoded.before_data[col.source_name],
                 'before_text', {{ qlik_kafka_value_text(
-                    'masks_decoded.before_data[col.source_name]', 'col.type') }}
+                    'masks_decoded.before_data[col.source_name]', 'col.type',
+                    encoding) }},
+                {%- if binary_reasons %}
+                'binary_error', case
+                    when col.type in ('BLOB', 'BYTES')
+                        then case {{ column_id }}
+                            {%- for name, reason in binary_reasons.items() %}
+                            when {{ sql_string_literal(name) }}
+                                then {{ sql_string_literal(reason) }}
+                            {%- endfor %}
+                        end
+                end
+                {%- else %}
+                'binary_error', cast(null as string)
+                {%- endif %}
             )
         ) as column_values,
         transform(
@@ -238,9 +275,13 @@ judged as (
                     value -> value.after_raw is not null
                     and value.after_text is null
                 ),
-                value -> concat(
-                    'column ', value.source_name, ': ',
-                    left(value.after_raw, 60), ' is not a valid ', value.type
+                value -> coalesce(
+                    value.binary_error,
+                    concat(
+                        'column ', value.source_name, ': ',
+                        left(value.after_raw, 60),
+                        ' is not a valid ', value.type
+                    )
                 )
             ), '; '), ''),
             nullif(array_join(transform(
@@ -249,9 +290,13 @@ judged as (
                     value -> value.before_raw is not null
                     and value.before_text is null
                 ),
-                value -> concat(
-                    'column ', value.source_name, ' (beforeData): ',
-                    left(value.before_raw, 60), ' is not a valid ', value.type
+                value -> coalesce(
+                    concat(value.binary_error, ' (beforeData)'),
+                    concat(
+                        'column ', value.source_name, ' (beforeData): ',
+                        left(value.before_raw, 60),
+                        ' is not a valid ', value.type
+                    )
                 )
             ), '; '), ''),
             nullif(array_join(transform(

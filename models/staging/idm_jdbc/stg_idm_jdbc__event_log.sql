@@ -6,13 +6,23 @@
 }}
 {#- One row per event log row: typed, its table_key parsed (Python UDF),
     ordered, judged (spec C.8; its table, key and values against the table's
-    declared columns: idm_jdbc_value_errors). A table rebuilt each run, not
+    declared columns: idm_jdbc_value_errors; binary values logged as hex text
+    made Base64, the log's form). A table rebuilt each run, not
     incremental: the
     publisher rewrites status in place (N -> S/W/E/F), so yesterday's rows
     change. #}
 {%- set names = var('idm_jdbc_columns') %}
 {%- set future_ordering = var('idm_jdbc_future_event_processing') %}
 {%- set malformed_column = cdc_landing_malformed_column('idm_jdbc') %}
+{#- binary columns whose values are logged as hex text (column_encodings) #}
+{%- set hex_columns = [] %}
+{%- for table_name in cdc_tables_of('idm_jdbc') %}
+{%- for column in cdc_table_columns(table_name) if column.type == 'binary' %}
+{%- if cdc_column_encoding(table_name, column.name) == 'hex' %}
+{%- do hex_columns.append((table_name, column.name)) %}
+{%- endif %}
+{%- endfor %}
+{%- endfor %}
 {{ depends_on_landing_seed('event_log', 'idm_jdbc') }}
 
 with
@@ -98,8 +108,28 @@ judged as (
         keyed.table_name,
         keyed.table_key,
         lower(keyed.column_name) as column_name,  -- noqa: RF04
-        keyed.old_value,
-        keyed.new_value,
+        {#- a binary column's values are Base64 text in the log: hex text
+            (column_encodings) is converted; text not valid in its encoding
+            stays as landed, and idm_jdbc_value_errors quarantines the event #}
+        {%- for side in ['old_value', 'new_value'] %}
+        {%- if hex_columns %}
+        case
+            {%- for table_name, column_name in hex_columns %}
+            when
+                keyed.table_name = {{ sql_string_literal(table_name) }}
+                and lower(keyed.column_name)
+                = {{ sql_string_literal(column_name) }}
+                then coalesce(
+                    base64({{ cdc_binary_from_text('keyed.' ~ side, 'hex') }}),
+                    keyed.{{ side }}
+                )
+            {%- endfor %}
+            else keyed.{{ side }}
+        end as {{ side }},
+        {%- else %}
+        keyed.{{ side }},
+        {%- endif %}
+        {%- endfor %}
         keyed.malformed_record,
         keyed.pk,
         {{ cdc_pk_string_of_map('keyed.pk') }} as pk_string,
