@@ -44,8 +44,8 @@ tableStructure: struct<
 
 with
 
-{#- a topic is text (files mode: any folder name): a string literal here; it names
-    the source table and the CTE through qlik_kafka_landed_table_name #}
+{#- a topic is text (files mode: any folder name): a string literal here;
+    it names the source table and the CTE through qlik_kafka_landed_table_name #}
 {% for topic, table_name in topics.items() -%}
 {%- set landed_name = qlik_kafka_landed_table_name(topic) %}
 {{ landed_name }}_landed as (
