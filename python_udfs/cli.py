@@ -15,15 +15,24 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from python_udfs.metastore_lock import derby_database, held_by_another_process, lock_message
+from python_udfs.metastore_lock import (
+    derby_database,
+    lock_message,
+    wait_seconds,
+    wait_until_released,
+)
 from python_udfs.session import (
+    JVM_EXIT_SECONDS,
     SettingsError,
     build_spark_session,
     prepare_environment,
     project_dir,
+    spark_jvm_running,
     spark_settings,
     start_warm_up,
+    stop_spark,
     target_from_args,
     target_method,
 )
@@ -45,6 +54,23 @@ def main(argv: Sequence[str] | None = None, callbacks: Sequence[Callable[..., No
 
         return serve(args[1:], root)
     prepare_environment(root)
+    # a JVM this call starts (here or in dbt) is stopped before it returns; one a caller
+    # started before is the caller's
+    callers_jvm = spark_jvm_running()
+    try:
+        return _run_dbt(root, args, callbacks)
+    finally:
+        if not callers_jvm and not stop_spark(JVM_EXIT_SECONDS):
+            print(
+                f"cdc-dbt: the Spark JVM had not exited {JVM_EXIT_SECONDS:g} s after its "
+                "session stopped; it was killed",
+                file=sys.stderr,
+            )
+
+
+def _run_dbt(root: Path, args: list[str], callbacks: Sequence[Callable[..., None]]) -> int:
+    """The dbt command, on a session with our UDFs when it opens Spark; 3 when another
+    process keeps the embedded metastore open (waited for, bounded: wait_until_released)."""
     opens_spark = bool(args) and args[0] not in _OFFLINE_COMMANDS and args[0] != "--help"
     # `debug` builds no session here, but dbt's connection test opens the same metastore
     if opens_spark or (args and args[0] == "debug"):
@@ -53,13 +79,15 @@ def main(argv: Sequence[str] | None = None, callbacks: Sequence[Callable[..., No
             # a `thrift` target connects to a running endpoint (`cdc-dbt serve`): no Spark here
             thrift = target_method(root / "profiles", target)[1] == "thrift"
             settings = None if thrift else spark_settings(root / "profiles", target)[1]
-        except SettingsError as error:
+            wait = wait_seconds()
+        except (SettingsError, ValueError) as error:
             print(f"cdc-dbt: {error}", file=sys.stderr)
             return 2
         if settings is not None:
             database = derby_database(settings)
-            if database is not None and held_by_another_process(database):
-                print(lock_message(database), file=sys.stderr)
+            # a holder may be a command that has just ended: its JVM is still exiting
+            if database is not None and not wait_until_released(database, wait):
+                print(lock_message(database, wait), file=sys.stderr)
                 return 3
             if opens_spark:
                 start_warm_up(build_spark_session(settings))

@@ -302,7 +302,19 @@ def _environment(project_dir: Path) -> jinja2.Environment:
         autoescape=False,
     )
     environment.filters["yaml"] = yaml_scalar
+    environment.filters["kafka_landed_table_name"] = kafka_landed_table_name
     return environment
+
+
+def kafka_landed_table_name(topic: object) -> str:
+    """The table a Qlik Kafka topic is landed as, so the name of its source table: the topic
+    when it is an identifier, else `topic_` and the topic with each run of other characters
+    replaced by `_` (`src.sales-customers`: `topic_src_sales_customers`). The same rule as
+    the macro qlik_kafka_landed_table_name, which names the registered folder in files mode."""
+    text = str(topic)
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
+        return text
+    return "topic_" + re.sub(r"[^A-Za-z0-9_]+", "_", text)
 
 
 def yaml_scalar(value: Any) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 import sys
 import threading
 import zipfile
@@ -130,6 +131,60 @@ def build_spark_session(settings: Mapping[str, str]) -> SparkSession:
     spark.sparkContext.addPyFile(str(_udf_archive(local_dir)))
     register_udfs(spark)
     return spark
+
+
+# How long `cdc-dbt` waits for its JVM to exit once the session has stopped.
+JVM_EXIT_SECONDS = 30.0
+
+
+def spark_jvm_running() -> bool:
+    """Whether this process has started a Spark JVM (pyspark's gateway), without importing
+    pyspark when nothing has."""
+    if "pyspark" not in sys.modules:
+        return False
+    from pyspark import SparkContext
+
+    return SparkContext._gateway is not None
+
+
+def end_process(process: subprocess.Popen[Any], timeout: float) -> bool:
+    """Close the process's stdin (pyspark's gateway JVM exits at its end) and wait for it, at
+    most `timeout` seconds, then kill it. True when it exited by itself."""
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        return False
+    return True
+
+
+def stop_spark(timeout: float = JVM_EXIT_SECONDS) -> bool:
+    """Stop this process's SparkSession and end its JVM, waiting for it at most `timeout`
+    seconds (then killing it). The JVM holds the embedded Derby metastore until it has exited,
+    a few seconds after Python would return; so `cdc-dbt` returns only once the next command
+    can open it. True when there was no JVM or it exited by itself."""
+    if not spark_jvm_running():
+        return True
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    with contextlib.suppress(Exception):  # a session that failed half-way still has a JVM
+        session = SparkSession._instantiatedSession
+        if session is not None:
+            session.stop()
+        elif SparkContext._active_spark_context is not None:
+            SparkContext._active_spark_context.stop()
+    gateway = SparkContext._gateway
+    process = getattr(gateway, "proc", None)
+    with contextlib.suppress(Exception):
+        gateway.shutdown()
+    SparkContext._gateway = None
+    SparkContext._jvm = None
+    return process is None or end_process(process, timeout)
 
 
 # One tiny job over every registered UDF, in two partitions with a shuffle.

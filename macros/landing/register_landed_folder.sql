@@ -1,6 +1,7 @@
-{% macro register_landed_folder(source_system, schema, name) %}
+{% macro register_landed_folder(source_system, schema, name, table_name=none) %}
     {#- Registers the landed folder <var <system>_landing_root>/<name>/ as the external table
-        <schema>.<name>, without copying. Its columns are those of the folder's reference
+        <schema>.<table_name> (default <name>; an identifier either way), without copying.
+        The folder name reaches SQL only inside string literals. Its columns are those of the folder's reference
         file (the oldest readable one, found by the table function cdc_landed_files): Spark's
         own reading of that Parquet file, or the CSV header as strings plus the corrupt-record
         column. Files that differ are never read (cdc_landing_files_filter) and are
@@ -10,7 +11,9 @@
     {%- set file_format = var(source_system ~ '_landing_format') | lower -%}
     {%- set location = cdc_landing_location(source_system, name) -%}
     {%- set options = cdc_landing_reader_options(source_system) -%}
-    {%- set relation = schema ~ '.' ~ cdc_identifier(name, 'landed table ' ~ name) -%}
+    {%- set table_name = cdc_identifier(
+        name if table_name is none else table_name, 'landed table ' ~ name) -%}
+    {%- set relation = schema ~ '.' ~ table_name -%}
     {%- set files = run_query(
         'select file_name, column_list, problem from cdc_landed_files('
         ~ sql_string_literal(location) ~ ', ' ~ sql_string_literal(file_format) ~ ', '
@@ -39,7 +42,7 @@
         {%- endfor -%}
         {%- do columns.append(cdc_quoted_name(options['columnNameOfCorruptRecord']) ~ ' string') -%}
     {%- endif -%}
-    {%- set existing = adapter.get_relation(database=none, schema=schema, identifier=name) -%}
+    {%- set existing = adapter.get_relation(database=none, schema=schema, identifier=table_name) -%}
     {%- if existing is not none -%}
         {%- set details = run_query('describe table extended ' ~ relation) -%}
         {%- set kind = [] -%}

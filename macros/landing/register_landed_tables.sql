@@ -3,7 +3,8 @@
         configured tables becomes an external table in <system>_schema: Qlik's
         <root>/<table>__ct/ and <root>/<table>/, IDM's <root>/<event log>/ and
         <root>/<snapshot_table>/, OpenEdge's <root>/<tracking table>/ and <root>/<change table>/,
-        Qlik Kafka's <root>/<topic>/ per topic, GoldenGate's <root>/<trail records>/ and
+        Qlik Kafka's <root>/<topic>/ per topic (as qlik_kafka_landed_table_name(topic): a
+        topic may be any folder name), GoldenGate's <root>/<trail records>/ and
         <root>/<json messages>/ (each format's <system>_landed_tables()),
         without copying (register_landed_folder: the columns are those of the folder's
         reference file, CSV read with cdc_landing_reader_options). Rerunnable: existing
@@ -29,8 +30,14 @@
                 {%- set schema = cdc_identifier(
                     var(source_system ~ '_schema'), 'var ' ~ source_system ~ '_schema') -%}
                 {%- do run_query('create schema if not exists ' ~ schema) -%}
+                {#- a format whose folder names need not be identifiers (Kafka topics)
+                    names their tables in <system>_landed_table_name(folder) -#}
+                {%- set named = source_system ~ '_landed_table_name' in context -%}
                 {%- for name in landed[source_system]() -%}
-                    {%- do register_landed_folder(source_system, schema, name) -%}
+                    {%- do register_landed_folder(
+                        source_system, schema, name,
+                        context[source_system ~ '_landed_table_name'](name)
+                        if named else name) -%}
                 {%- endfor -%}
             {%- endif -%}
         {%- endfor -%}

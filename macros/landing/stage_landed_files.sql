@@ -3,14 +3,15 @@
         folder, from the table function cdc_landed_files (python_udfs/landed_files.py), with
         the problem that keeps it out of staging (NULL: read). Other landings have no files:
         no rows. A table, rebuilt each run: it is the list staging reads (see
-        cdc_landing_files_filter), taken once per run. -#}
+        cdc_landing_files_filter), taken once per run. A landed name is text (a Kafka topic
+        may be any folder name): it reaches SQL only as a string literal. -#}
     {%- set files_mode = var(source_system ~ '_landing') == 'files' -%}
     {%- set options = cdc_landing_reader_options(source_system) -%}
 with
 
 {% if files_mode -%}
 {% for landed in landed_tables -%}
-{{ landed }}_files as (
+folder_{{ loop.index }}_files as (
 
     select
         {{ sql_string_literal(landed) }} as landed_table,
@@ -29,7 +30,7 @@ landed_files as (
 
     {% if files_mode -%}
     {% for landed in landed_tables -%}
-    select * from {{ landed }}_files
+    select * from folder_{{ loop.index }}_files
     {% if not loop.last %}union all{% endif %}
     {% endfor -%}
     {%- else -%}

@@ -60,6 +60,7 @@ SLOW_UNITS = (
     "test_sql_endpoint.py",
     "test_many_qlik_tables.py",
     "test_idm_xds.py",
+    "test_entry_point.py",
     "test_binary_encodings.py",
 )
 

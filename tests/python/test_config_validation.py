@@ -289,6 +289,64 @@ def test_shipped_config_parses(tmp_path: Path) -> None:
             "cdc_landing_reader_options: landed CSV files must start with a header record",
             id="CSV without header",
         ),
+        pytest.param(
+            {
+                "qlik_kafka_landing": "tables",
+                "cdc_tables": changed("customer", topic="src.sales-customers"),
+            },
+            "qlik_kafka_checked_topic: cdc_tables.customer.topic is 'src.sales-customers', "
+            "which is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$); with qlik_kafka_landing "
+            "'tables' a topic is the name of a landed table. In files mode "
+            "(qlik_kafka_landing: files) a topic is a folder and any folder name works",
+            id="Kafka topic with a dot, tables landing",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("customer", topic="sales-customers")},
+            "qlik_kafka_checked_topic: cdc_tables.customer.topic is 'sales-customers', which is "
+            "not an identifier (^[A-Za-z_][A-Za-z0-9_]*$); with qlik_kafka_landing 'seeds' a "
+            "topic is the name of a landed table",
+            id="Kafka topic with a hyphen, seeds landing",
+        ),
+        pytest.param(
+            {"qlik_kafka_landing": "tables", "qlik_kafka_metadata_topic": "meta'data"},
+            "qlik_kafka_checked_topic: var qlik_kafka_metadata_topic is 'meta'data', which is "
+            "not an identifier",
+            id="Kafka metadata topic with a quote, tables landing",
+        ),
+        *(
+            pytest.param(
+                {
+                    "qlik_kafka_landing": "files",
+                    "qlik_kafka_landing_root": "/landing",
+                    "cdc_tables": changed("customer", topic=topic),
+                },
+                f"qlik_kafka_checked_topic: cdc_tables.customer.topic is '{topic}', which is "
+                "not a usable folder name: in files mode a topic is the folder "
+                "<qlik_kafka_landing_root>/<topic>/, so it must not be empty, . or .., nor hold "
+                "a slash, a backslash, a control character, a colon or any of *?[]{}",
+                id=f"Kafka topic {label}, files landing",
+            )
+            for topic, label in [
+                ("../customers", "that leaves the root"),
+                ("..", "that is the parent folder"),
+                ("", "that is empty"),
+                ("sales\\customers", "with a backslash"),
+                ("sales:customers", "with a colon"),
+                ("sales-*", "that is a glob"),
+                ("sales\ncustomers", "with a line feed"),
+            ]
+        ),
+        pytest.param(
+            {
+                "qlik_kafka_landing": "files",
+                "qlik_kafka_landing_root": "/landing",
+                "cdc_tables": changed("customer", topic="src.sales"),
+                "qlik_kafka_metadata_topic": "src-sales",
+            },
+            "qlik_kafka_landed_tables: topics 'src.sales' and 'src-sales' would both be landed "
+            "as table topic_src_sales (qlik_kafka_landed_table_name); rename one of them",
+            id="Kafka topics landed under one table name",
+        ),
     ],
 )
 def test_mistaken_config_stops_parse(

@@ -3,6 +3,8 @@ bin/_bootstrap.sh, and the guard that stops plain `dbt` (macros/landing/assert_u
 
 The session helpers are tested without Spark against the shipped profiles/profiles.yml; the
 set-up script and both commands run as subprocesses with an environment of their own.
+Time budget: about 2 minutes, most of it three `cdc-dbt` commands back to back (one JVM each,
+~30 s) on one small model, and plain `dbt build` stopping at its guard.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from python_udfs.metastore_lock import held_by_another_process
 from python_udfs.session import (
     SettingsError,
     prepare_environment,
@@ -305,3 +309,44 @@ def test_cdc_dbt_version_starts_no_spark(tmp_path: Path) -> None:
     assert "1.11" in output, output
     # build_spark_session would write the UDF archive and the metastore here
     assert list((tmp_path / "local").iterdir()) == []
+
+
+@pytest.mark.e2e
+@pytest.mark.spark
+def test_commands_back_to_back_on_the_embedded_metastore(tmp_path: Path) -> None:
+    """`cdc-dbt run && cdc-dbt test && cdc-dbt run` on the embedded default: each command
+    returns only once its JVM has exited and released Derby, so the next one gets in. The
+    lock check's own wait is off (CDC_METASTORE_WAIT_SECONDS=0), so this proves the first
+    half alone; the wait is tested in test_metastore_lock.py. One model with no seed behind
+    it and a data test: stg_qlik_ct__landed_files (no rows outside files mode)."""
+    environment = {
+        **command_env(tmp_path),
+        "CDC_SCHEMA": "back_to_back",
+        "CDC_WARM_UP": "0",
+        "CDC_METASTORE_WAIT_SECONDS": "0",
+    }
+    # cautious: not the model's tests that read other (unbuilt, seeded) models
+    select = ["--select", "stg_qlik_ct__landed_files", "--indirect-selection", "cautious"]
+    database = tmp_path / "local" / "metastore_db"
+    summaries = []
+    for command in ("run", "test", "run"):
+        started = time.monotonic()
+        done = subprocess.run(
+            [str(VENV_BIN / "cdc-dbt"), command, *select],
+            cwd=PROJECT_DIR,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        elapsed = time.monotonic() - started
+        assert done.returncode == 0, f"cdc-dbt {command}: {done.stderr[-3000:]}"
+        assert "another process" not in done.stderr
+        assert (database / "dbex.lck").exists(), "the command booted the embedded metastore"
+        # released the moment the command returned, not seconds later
+        assert not held_by_another_process(database), f"cdc-dbt {command} left Derby open"
+        assert elapsed < 150, f"cdc-dbt {command} took {elapsed:.0f} s"
+        summaries += [line for line in done.stdout.splitlines() if "TOTAL=" in line]
+    # the three on-run-start hooks and the model, the hooks and its data test, and again
+    assert len(summaries) == 3, summaries
+    assert all("PASS=4 WARN=0 ERROR=0" in line for line in summaries), summaries

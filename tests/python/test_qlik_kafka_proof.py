@@ -25,17 +25,20 @@ After batch 2, `<table>_as_of(point)` equals the model at change sequences insid
 transaction, after key updates, a delete, a re-insert, a late change and around each version
 change, and at times; `dim_<table>_current` equals the final state; nothing is quarantined
 and no transaction is left incomplete. A third build lands the same messages as JSON Lines
-files with a bad line and a file of other fields, both quarantined.
+files with a bad line and a file of other fields, both quarantined, on topics that are not
+identifiers (`src.o'sales-customer`: a dot, a hyphen and a quote), in a copy of the project
+scaffolded for them (project_copy.py): files mode reads any folder name, exactly as named.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from project_copy import project_with_tables
 from proof_points import Point, reinsert_positions, time_points
 from state_check import Expectation, check, check_all, check_tables
 from test_qlik_ct_proof import choose_late
@@ -96,15 +99,18 @@ OPTIONS = KafkaOptions(
     # key updates may leave columns uncaptured: the new key carries the old key's values
     uncaptured_key_updates=True,
 )
+# Kafka topic names as real clusters have them (a dot, a hyphen), and a quote, which must not
+# break SQL: the JSON Lines build lands on these
+ODD_OPTIONS = replace(OPTIONS, topic_prefix="src.o'sales-", metadata_topic="src.o'sales-metadata")
 
 
-def dbt_vars(root: Path) -> dict[str, object]:
+def dbt_vars(root: Path, options: KafkaOptions = OPTIONS) -> dict[str, object]:
     return {
         "cdc_tables": {
             spec.name: {
                 "source_system": "qlik_kafka",
-                "source_schema": OPTIONS.source_schema,
-                "topic": OPTIONS.topic(spec.name),
+                "source_schema": options.source_schema,
+                "topic": options.topic(spec.name),
                 "key_columns": list(spec.key_columns),
                 "columns": {column.name: {"type": column.spark_type} for column in spec.columns},
             }
@@ -114,9 +120,9 @@ def dbt_vars(root: Path) -> dict[str, object]:
         "qlik_kafka_landing_root": str(root),
         "qlik_kafka_landing_format": "parquet",
         "qlik_kafka_schema": "kafka_proof_raw",
-        "qlik_kafka_metadata_topic": OPTIONS.metadata_topic,
-        "qlik_kafka_task": OPTIONS.task,
-        "qlik_kafka_hex_mask_byte_order": OPTIONS.byte_order,
+        "qlik_kafka_metadata_topic": options.metadata_topic,
+        "qlik_kafka_task": options.task,
+        "qlik_kafka_hex_mask_byte_order": options.byte_order,
     }
 
 
@@ -136,10 +142,10 @@ class Scenario:
     points: list[Point] = field(default_factory=list)
 
 
-def build_scenario() -> Scenario:
+def build_scenario(options: KafkaOptions = OPTIONS) -> Scenario:
     sim = simulate(CHANGES, keys=KEYS, seed=SEED, tables=TABLES)
     rng = random.Random(SEED)
-    producer = Producer(sim, OPTIONS, seed=SEED)
+    producer = Producer(sim, options, seed=SEED)
     cut, delivered = 0, 0
     for transaction in sim.transactions():
         if delivered >= BATCH_1_SHARE * len(sim.changes):
@@ -324,18 +330,38 @@ def incomplete_transactions(spark: Any) -> set[str]:
 def test_qlik_kafka_json_lines_landing(tmp_path: Path, spark: Any, run_dbt: Any) -> None:
     """The same messages landed as JSON Lines topic files (qlik_kafka_landing_format: json),
     one run: the state equals the model's; a line that is not JSON and a file with other
-    fields are quarantined, each with its reason, and nothing else is."""
-    scenario = build_scenario()
+    fields are quarantined, each with its reason, and nothing else is. The topics, metadata
+    topic included, are named like `src.o'sales-customer`: each folder is read as named and
+    registered as qlik_kafka_landed_table_name (topic_src_o_sales_customer)."""
+    scenario = build_scenario(ODD_OPTIONS)
     root = tmp_path / "topics"
     write_topics(root, [*scenario.batch_1, *scenario.batch_2], files=3, fmt="json", seed=SEED)
-    topic = root / OPTIONS.topic("customer")
+    assert {folder.name for folder in root.iterdir()} == {
+        "src.o'sales-customer",
+        "src.o'sales-order_item",
+        "src.o'sales-metadata",
+    }
+    topic = root / ODD_OPTIONS.topic("customer")
     good = next(line for line in (topic / "part-00000.json").read_text().splitlines())
     (topic / "part-00003.json").write_text(good + "\n{not json\n", encoding="utf-8")
     (topic / "part-00004.json").write_text('{"topic": "x", "value": "{}"}\n', encoding="utf-8")
-    variables = {**dbt_vars(root), "qlik_kafka_landing_format": "json"}
+    # a folder whose name differs only in case is another topic: never read
+    (root / "SRC.O'SALES-CUSTOMER").mkdir()
+    (root / "SRC.O'SALES-CUSTOMER" / "part-00000.json").write_text("{not json\n")
+    variables = {**dbt_vars(root, ODD_OPTIONS), "qlik_kafka_landing_format": "json"}
     variables["qlik_kafka_schema"] = "kafka_json_raw"
+    # the scaffold names the topics' source tables as the folders are registered
+    tables = variables["cdc_tables"]
+    assert isinstance(tables, dict)
+    project = project_with_tables(tmp_path / "project", tables)
     # `run`: the data tests check these models in the proof's build
-    run_dbt(["run"], schema="kafka_json", vars=variables)
+    run_dbt(["run"], schema="kafka_json", vars=variables, project_dir=project)
+    registered = {row[1] for row in spark.sql("show tables in kafka_json_raw").collect()}
+    assert registered == {
+        "topic_src_o_sales_customer",
+        "topic_src_o_sales_order_item",
+        "topic_src_o_sales_metadata",
+    }
     failures = check_tables(
         spark,
         TABLES,
@@ -344,8 +370,11 @@ def test_qlik_kafka_json_lines_landing(tmp_path: Path, spark: Any, run_dbt: Any)
         "JSON Lines landing, latest",
     )
     assert not failures, "\n".join(failures)
-    rows = spark.sql("select raw_key, reason from kafka_json.fct_cdc_quarantine").collect()
+    rows = spark.sql(
+        "select raw_key, reason, landed_table from kafka_json.fct_cdc_quarantine"
+    ).collect()
     reasons = sorted(row[1] for row in rows)
     assert len(reasons) == 2, reasons
     assert reasons[0].startswith("landed file kept out: json file does not match"), reasons
     assert "landed line is not a JSON object (JSON Lines file)" in reasons[1], reasons
+    assert {row[2] for row in rows} == {"src.o'sales-customer"}

@@ -461,3 +461,43 @@ def test_cdc_dbt_scaffold_starts_no_spark(
     monkeypatch.setattr(cli, "project_dir", lambda: root)
     assert cli.main(["scaffold"]) == 0
     assert cli.main(["scaffold", "--check"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        pytest.param("kafka_sales_customer", "kafka_sales_customer", id="an identifier: itself"),
+        pytest.param("Sales_Customer", "Sales_Customer", id="case kept"),
+        pytest.param("src.sales-customers", "topic_src_sales_customers", id="dot and hyphen"),
+        pytest.param("src.o'sales-customer", "topic_src_o_sales_customer", id="a quote"),
+        pytest.param("1.customers", "topic_1_customers", id="a digit first"),
+        pytest.param("a..b--c", "topic_a_b_c", id="a run of other characters is one _"),
+        pytest.param("ünï", "topic__n_", id="non-ASCII letters"),
+    ],
+)
+def test_kafka_landed_table_name(topic: str, expected: str) -> None:
+    """The source table the scaffold writes for a topic: the macro
+    qlik_kafka_landed_table_name's name (the Kafka proof's JSON Lines build checks that the
+    two agree on topics with a dot, a hyphen and a quote)."""
+    assert scaffold.kafka_landed_table_name(topic) == expected
+
+
+def test_kafka_sources_name_a_topic_by_its_landed_table(tmp_path: Path) -> None:
+    for folder in ("scaffold", "models", "macros"):
+        shutil.copytree(PROJECT_DIR / folder, tmp_path / folder)
+    project = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())
+    project["vars"]["cdc_tables"] = {
+        "customer": {
+            "source_system": "qlik_kafka",
+            "topic": "src.sales-customers",
+            "key_columns": ["id"],
+            "columns": {"id": "int"},
+        }
+    }
+    (tmp_path / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
+    assert scaffold.main([], project_dir=tmp_path) == 0
+    sources = yaml.safe_load(
+        (tmp_path / "models/staging/qlik_kafka/_qlik_kafka__sources.yml").read_text()
+    )
+    names = [table["name"] for table in sources["sources"][0]["tables"]]
+    assert names == ["metadata", "topic_src_sales_customers"]

@@ -11,7 +11,8 @@
     text maps. envelope_error holds what is wrong without looking at metadata.
     Append-only: a run stages the messages whose (topic, partition, offset,
     value) is not staged yet, so a batch landed again is not staged twice. #}
-{%- set metadata_topic = var('qlik_kafka_metadata_topic') %}
+{%- set metadata_topic = qlik_kafka_checked_topic(
+    var('qlik_kafka_metadata_topic'), 'var qlik_kafka_metadata_topic') %}
 {#- files mode, JSON Lines: the reader's corrupt-record column (a line that is
     not a JSON object), quarantined with its own reason #}
 {%- set malformed = cdc_landing_malformed_column('qlik_kafka') %}
@@ -37,20 +38,23 @@ tableStructure: struct<
 {%- set value_type = 'struct<magic: string, type: string, message: struct<'
     ~ payload_type ~ '>, ' ~ payload_type ~ '>' %}
 {%- for topic in topics %}
-{{ depends_on_landing_seed(topic, 'qlik_kafka') }}
+{{ depends_on_landing_seed(qlik_kafka_landed_table_name(topic), 'qlik_kafka') }}
 {%- endfor %}
 {{ depends_on_landing_seed(metadata_topic, 'qlik_kafka') }}
 
 with
 
+{#- a topic is text (files mode: any folder name): a string literal here;
+    it names the source table and the CTE through qlik_kafka_landed_table_name #}
 {% for topic, table_name in topics.items() -%}
-{{ topic }}_landed as (
+{%- set landed_name = qlik_kafka_landed_table_name(topic) %}
+{{ landed_name }}_landed as (
 
     select
         {{ sql_string_literal(topic) }} as landed_table,
         {{ sql_string_literal(table_name) }} as topic_table,
         landed.*
-    from {{ source('qlik_kafka', topic) }} as landed
+    from {{ source('qlik_kafka', landed_name) }} as landed
     where {{ cdc_landing_files_filter('qlik_kafka', topic, 'landed') }}
 
 ),
@@ -72,11 +76,12 @@ landed as (
 
     -- noqa: disable=RF06
     {% for topic in topics -%}
+    {%- set landed_cte = qlik_kafka_landed_table_name(topic) ~ '_landed' %}
     select
-        {{ topic }}_landed.landed_table,
-        {{ topic }}_landed.topic_table,
-        {{ cdc_topic_record_columns(topic ~ '_landed', malformed) }}
-    from {{ topic }}_landed
+        {{ landed_cte }}.landed_table,
+        {{ landed_cte }}.topic_table,
+        {{ cdc_topic_record_columns(landed_cte, malformed) }}
+    from {{ landed_cte }}
     union all
     {% endfor -%}
     select
