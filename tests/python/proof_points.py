@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from itertools import pairwise
 
+from state_check import Expectation
+
 from cdc_simulator.table_model import Change, Key, Simulation, State, format_time_point
 
 
@@ -16,6 +18,15 @@ class Point:
     label: str
     value: str
     expected: State
+
+
+def expectations_at(points: Sequence[Point], function: str, table: str) -> list[Expectation]:
+    """`<function>('<point>')` at every point, each expected to hold the model's state of
+    `table` there (state_check.check_all checks them a few to a query)."""
+    return [
+        Expectation(f"{function}('{point.value}')", point.expected[table], point.label)
+        for point in points
+    ]
 
 
 def reinsert_positions(sim: Simulation, changes: Sequence[Change]) -> list[int]:

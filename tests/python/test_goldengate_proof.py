@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from proof_points import Point, reinsert_positions, time_points
-from state_check import Expectation, check, check_all
+from proof_points import Point, expectations_at, reinsert_positions, time_points
+from state_check import check, check_all
 
 from cdc_simulator.goldengate import (
     FIELD_COMP,
@@ -388,14 +388,7 @@ def test_goldengate_proves_point_in_time_state(tmp_path: Path, spark: Any, run_d
         failures += check_all(
             spark,
             spec,
-            [
-                Expectation(
-                    f"{SCHEMA}.{table}_as_of('{point.value}')",
-                    point.expected[spec.name],
-                    point.label,
-                )
-                for point in scenario.points
-            ],
+            expectations_at(scenario.points, f"{SCHEMA}.{table}_as_of", spec.name),
         )
         failures += check(spark, spec, f"{SCHEMA}.dim_{table}_current", final[spec.name], "final")
     assert not failures, "\n".join(failures)

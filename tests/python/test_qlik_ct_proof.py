@@ -38,7 +38,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from proof_points import Point, reinsert_positions, time_points
+from proof_points import Point, expectations_at, reinsert_positions, time_points
 from sample_expectations import IDM_USERS
 from state_check import Expectation, check, check_all, check_tables
 
@@ -303,14 +303,9 @@ def test_qlik_change_tables_prove_point_in_time_state(
             spark,
             spec,
             [
-                Expectation(
-                    f"{SCHEMA}.{spec.name}_as_of('{point.value}')",
-                    point.expected[spec.name],
-                    point.label,
-                )
-                for point in scenario.points
-            ]
-            + [Expectation(f"{SCHEMA}.{spec.name}_as_of('latest')", final[spec.name], "latest")],
+                *expectations_at(scenario.points, f"{SCHEMA}.{spec.name}_as_of", spec.name),
+                Expectation(f"{SCHEMA}.{spec.name}_as_of('latest')", final[spec.name], "latest"),
+            ],
         )
         failures += check_all(
             spark,

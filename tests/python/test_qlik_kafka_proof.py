@@ -39,8 +39,8 @@ from typing import Any
 
 import pytest
 from project_copy import project_with_tables
-from proof_points import Point, reinsert_positions, time_points
-from state_check import Expectation, check, check_all, check_tables
+from proof_points import Point, expectations_at, reinsert_positions, time_points
+from state_check import check, check_all, check_tables
 from test_qlik_ct_proof import choose_late
 
 from cdc_simulator.qlik_kafka import KafkaOptions, Message, Producer, write_topics
@@ -291,14 +291,7 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
         failures += check_all(
             spark,
             spec,
-            [
-                Expectation(
-                    f"{SCHEMA}.{spec.name}_as_of('{point.value}')",
-                    point.expected[spec.name],
-                    point.label,
-                )
-                for point in scenario.points
-            ],
+            expectations_at(scenario.points, f"{SCHEMA}.{spec.name}_as_of", spec.name),
         )
         failures += check(
             spark, spec, f"{SCHEMA}.dim_{spec.name}_current", final[spec.name], "final state"
