@@ -366,20 +366,34 @@ def _quoted(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
 
 
-def _snapshot(spark: Any) -> dict[str, tuple[Any, ...]]:
-    """Every relation of the scenario schema as (row count, two order-free sums of row
-    hashes), load times left out: a row is its JSON text (NULL and '' differ), hashed with
-    xxhash64 and with Murmur3, summed as decimals (no overflow). A changed, missing or extra
-    row, or a relation added or dropped, changes the snapshot. A union of twelve relations a
-    query: half the time of reading every row back (145 s against 70 s on the sample, two
-    loaded cores); one query of all 130 did not finish planning in five minutes."""
-    names = [
-        table["tableName"]
-        for table in spark.sql(f"show tables in {SCHEMA}").collect()
-        if not table["isTemporary"]  # dbt's session-scoped __dbt_tmp views
-    ]
+# the lines of a view's `show table extended` entry that change whenever it is re-created
+VIEW_CREATION_LINES = ("Created Time:", "Last Access:", "Table Properties:")
+
+
+def _snapshot(spark: Any) -> dict[str, Any]:
+    """Every relation of the scenario schema: a table as (row count, two order-free sums of
+    row hashes), load times left out; a view as its stored definition (view text, output
+    columns, schema). A row is its JSON text (NULL and '' differ), hashed with xxhash64 and
+    Murmur3, summed as decimals (no overflow): a changed, missing or extra row, a relation
+    added or dropped, or a view defined otherwise changes the snapshot. A view's rows follow
+    from its text and the tables it reads (the views here call no clock and no random), so
+    reading them again would prove nothing more and cost most of the time: every row read
+    back took 145 s, the row hashes of every relation 70 s (unions of twelve), the tables'
+    hashes and the views' text 12 s warm, 32 s cold (BENCHMARKS.md section 11)."""
+    snapshot: dict[str, Any] = {}
+    tables: list[str] = []
+    for entry in spark.sql(f"show table extended in {SCHEMA} like '*'").collect():
+        if entry["isTemporary"]:  # dbt's session-scoped __dbt_tmp views
+            continue
+        lines = entry["information"].splitlines()
+        if "Type: VIEW" in lines:
+            snapshot[entry["tableName"]] = [
+                line for line in lines if not line.startswith(VIEW_CREATION_LINES)
+            ]
+        else:
+            tables.append(entry["tableName"])
     parts = []
-    for position, name in enumerate(names):
+    for position, name in enumerate(tables):
         columns = [c for c in spark.table(f"{SCHEMA}.{name}").columns if c not in LOAD_TIMES]
         row = f"to_json(struct({', '.join(_quoted(c) for c in columns)}))"
         parts.append(
@@ -388,10 +402,9 @@ def _snapshot(spark: Any) -> dict[str, tuple[Any, ...]]:
             f" sum(cast(hash({row}) as decimal(38, 0))) as murmur_sum"
             f" from {SCHEMA}.{_quoted(name)}"
         )
-    snapshot: dict[str, tuple[Any, ...]] = {}
     for start in range(0, len(parts), 12):
         for row in spark.sql(" union all ".join(parts[start : start + 12])).collect():
-            snapshot[names[row["relation"]]] = tuple(row)[1:]
+            snapshot[tables[row["relation"]]] = tuple(row)[1:]
     return snapshot
 
 
@@ -415,9 +428,11 @@ def test_rerun_changes_nothing_and_full_refresh_is_identical(
 ) -> None:
     """A second `run` over the same landed rows changes no relation and stages nothing; a
     `run --full-refresh` rebuilds every relation to the same rows (load times aside). Each
-    relation is compared by its row count and row-hash sums (_snapshot)."""
+    table is compared by its row count and row-hash sums, each view by its definition
+    (_snapshot)."""
     before = _snapshot(spark)
     assert before["stg_qlik_ct__employees"][0] > 0 and len(before) > 100, before
+    assert any(line.startswith("View Text:") for line in before["dim_employees_as_of"])
     staged_before = spark.sql(
         f"select count(*), max(loaded_at) from {SCHEMA}.stg_qlik_ct__employees"
     ).collect()[0]
