@@ -16,7 +16,7 @@
         var('history_bucket_length') characters of valid_to_order_key, 'current' for
         current versions): an increment rewrites only 'current' and the new buckets; a
         rebuild replaces every partition in one insert (history_reset); a run with no new
-        image inserts nothing. Disabled when the table is not in var cdc_tables. -#}
+        image is skipped (cdc_nothing_new: no statement, no write). Disabled when the table is not in var cdc_tables. -#}
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
@@ -33,6 +33,9 @@
         ]
     ) }}
     {%- set plan = history_plan(table_name) -%}
+    {%- if plan.since and plan.new_images == 0 -%}
+    {{ cdc_nothing_new() }}
+    {%- else -%}
     {#- histories run one after the other (each after the previous configured table's): a
         rebuild switches the session's partition overwrite mode, which a concurrent
         insert overwrite would see. Other models run beside them (profile threads). -#}
@@ -44,10 +47,6 @@
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set bucket_length = var('history_bucket_length', 8) | int %}
 -- history_plan: {{ 'increment' if plan.since else 'rebuild' }}
-{%- if plan.since and plan.new_images == 0 %}
-{#- nothing new: an empty insert overwrites no partition #}
-select * from {{ this }} where false
-{%- else %}
 with
 
 images as (
@@ -81,6 +80,6 @@ union all
 select * from kept
 {%- endif %}
 distribute by valid_to_bucket
-{%- endif %}
+    {%- endif -%}
     {%- endif -%}
 {%- endmacro %}

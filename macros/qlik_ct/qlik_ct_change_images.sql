@@ -13,7 +13,8 @@
         staged B row, and adds the K and B images of earlier U rows whose B row arrived only
         now (a late before-image), so the images equal a full rebuild's; a run with nothing
         newly staged pairs nothing. Full-load rows not imaged yet are appended too (a full
-        load landed after the first build). -#}
+        load landed after the first build). A run with nothing newly staged and every
+        full-load row imaged is skipped (cdc_nothing_new). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
@@ -22,7 +23,33 @@
     {%- set nothing_new = since and run_query(
         'select count(*) from ' ~ ref('stg_qlik_ct__' ~ table_name)
         ~ ' where loaded_at > timestamp ' ~ sql_string_literal(since)
-    ).columns[0].values()[0] == 0 %}
+    ).columns[0].values()[0] == 0 -%}
+    {%- set snapshot_rows_sql -%}
+    select
+        sha2(concat_ws(
+            '|', 'qlik_ct', {{ sql_string_literal(order_scope) }},
+            {{ sql_string_literal(snapshot_order_key) }},
+            {{ sql_string_literal(table_name) }}, keyed_baseline.pk_string
+        ), 256) as change_id,
+        keyed_baseline.*
+    from (
+        select
+            {{ cdc_pk_string_of_row(table_name, columns, 'full_load') }}
+                as pk_string,
+            full_load.*
+        from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as full_load
+        where full_load.is_valid
+    ) as keyed_baseline
+    {%- endset -%}
+    {#- nothing newly staged and every full-load row imaged: the run is skipped -#}
+    {%- if nothing_new and run_query(
+        'select count(*) from (' ~ snapshot_rows_sql ~ ') as snapshot_rows'
+        ~ ' left anti join ' ~ this ~ ' as imaged'
+        ~ ' on imaged.order_key = ' ~ sql_string_literal(snapshot_order_key)
+        ~ ' and imaged.change_id = snapshot_rows.change_id'
+    ).columns[0].values()[0] == 0 -%}
+        {{ return(cdc_nothing_new()) }}
+    {%- endif %}
 with
 
 keyed as (
@@ -152,22 +179,7 @@ change_images as (
 
 snapshot_rows as (
 
-    select
-        sha2(concat_ws(
-            '|', 'qlik_ct', {{ sql_string_literal(order_scope) }},
-            {{ sql_string_literal(snapshot_order_key) }},
-            {{ sql_string_literal(table_name) }}, keyed_baseline.pk_string
-        ), 256) as change_id,
-        keyed_baseline.*
-    from (
-        select
-            {{ cdc_pk_string_of_row(table_name, columns, 'full_load') }}
-                as pk_string,
-            full_load.*
-        from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as full_load
-        where full_load.is_valid
-    ) as keyed_baseline
-
+{{ snapshot_rows_sql }}
 ),
 
 snapshot_images as (

@@ -1,12 +1,12 @@
-{% macro qlik_ct_delivered_rows(table_name, layout) %}
+{% macro qlik_ct_delivered_rows(table_name, layout, files_filter) %}
     {#- CTEs of stage_qlik_change_table, ending in `delivered`: the landed change-table rows
         this run stages, one per distinct row. Incremental: a row that is an exact copy of
         a staged one (same change_seq, change_oper and row_hash) is not staged again; one
         with a staged (change_seq, change_oper) but other content is staged with
         conflicts_with_staged, and judged invalid. Landed files (qlik_ct_landing: files):
         each row records its file (landed_file, landed_file_modified_at), and only files not
-        staged yet under that path and modification time are read (a filter on _metadata
-        alone prunes whole files before they are read), so the cost follows the new files. A
+        staged yet under that path and modification time are read (`files_filter`,
+        qlik_ct_unstaged_files_filter), so the cost follows the new files. A
         rewritten file is read again; its rows already staged are skipped. Only files that
         stg_qlik_ct__landed_files found readable are read (cdc_landing_files_filter). A CSV
         record the reader could not split into the table's fields (layout.malformed_column)
@@ -14,14 +14,7 @@
         staged twice. -#}
     {%- set prefix = var('qlik_ct_header_prefix') -%}
     {%- set data_names = layout.data_columns | map(attribute='name') | list -%}
-    {%- set landed_files = var('qlik_ct_landing') == 'files' -%}
-    {%- set staged_files = [] -%}
-    {%- if landed_files and is_incremental() and execute -%}
-        {%- set staged = run_query(
-            "select distinct concat(landed_file, '@', cast(landed_file_modified_at as string))"
-            ~ " from " ~ this ~ " where landed_file is not null") -%}
-        {%- do staged_files.extend(staged.columns[0].values()) -%}
-    {%- endif %}
+    {%- set landed_files = var('qlik_ct_landing') == 'files' %}
 source as (
 
     select
@@ -35,17 +28,7 @@ source as (
         {%- endif %}
     from {{ source('qlik_ct', table_name ~ '__ct') }} as landed
     where
-        {{ cdc_landing_files_filter('qlik_ct', table_name ~ '__ct', 'landed') }}
-    {%- if staged_files %}
-        and concat(
-        landed._metadata.file_path, '@',
-        cast(landed._metadata.file_modification_time as string)
-    ) not in (
-        {%- for file in staged_files %}
-        {{ sql_string_literal(file) }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    )
-    {%- endif %}
+        {{ files_filter }}
 
 ),
 

@@ -4,7 +4,9 @@
         UDF, so it is a table; incremental (append). Disabled when the table is not a
         qlik_ct table of var cdc_tables. The steps, each a macro:
           qlik_ct_delivered_rows  the landed rows not staged yet, exact duplicate
-                                  deliveries collapsed (files: only unstaged files read);
+                                  deliveries collapsed (files: only unstaged files read,
+                                  qlik_ct_unstaged_files_filter; none: the run is
+                                  skipped, cdc_nothing_new);
           qlik_ct_decoded_rows    mask decoded (UDF), change_seq split, row typed;
           qlik_ct_judged_rows     every spec A.12 rule as a reason, warnings as flags. -#}
     {%- if table_name not in cdc_tables_of('qlik_ct') -%}
@@ -15,11 +17,19 @@
         post_hook=["{{ cdc_write_finished() }}"]
     ) -}}
     {%- set layout = qlik_ct_layout(table_name) -%}
+    {%- set files_filter = qlik_ct_unstaged_files_filter(table_name, 'landed') -%}
+    {#- files mode, incremental: no readable file left unstaged means nothing to stage -#}
+    {%- if is_incremental() and execute and var('qlik_ct_landing') == 'files'
+          and run_query(
+            'select 1 from ' ~ source('qlik_ct', table_name ~ '__ct') ~ ' as landed where '
+            ~ files_filter ~ ' limit 1').rows | length == 0 -%}
+{{ cdc_nothing_new() }}
+    {%- else -%}
 {{ depends_on_landing_seed(table_name ~ '__ct') }}
 
 with
 
-{{ qlik_ct_delivered_rows(table_name, layout) }}
+{{ qlik_ct_delivered_rows(table_name, layout, files_filter) }}
 
 {{ qlik_ct_decoded_rows(table_name, layout) }}
 
@@ -60,5 +70,6 @@ final as (
 )
 
 select * from final
+    {%- endif -%}
     {%- endif -%}
 {% endmacro %}

@@ -1,0 +1,18 @@
+{% materialization incremental, adapter='spark', supported_languages=['sql', 'python'] -%}
+    {#- dbt-spark's incremental materialization, with one shortcut: a model whose compiled
+        body is cdc_nothing_new() (it found nothing to add since its last run) is skipped
+        when its table exists and no full refresh is asked for. No statement runs, neither
+        its pre- nor post-hooks (the write guard marks nothing, because nothing is
+        written); the run reports it as "nothing new". Everything else is dbt-spark's own
+        materialization, unchanged. -#}
+    {%- set skip = model['language'] == 'sql'
+        and (compiled_code | trim) == (cdc_nothing_new() | trim)
+        and not should_full_refresh() -%}
+    {%- if skip and load_relation(this) is not none -%}
+        {%- call noop_statement('main', 'nothing new', 'OK', 0) -%}
+            {{ compiled_code }}
+        {%- endcall -%}
+        {{ return({'relations': [this]}) }}
+    {%- endif -%}
+    {{ return(dbt.materialization_incremental_spark()) }}
+{%- endmaterialization %}
