@@ -186,7 +186,8 @@ def run_dbt(spark: object) -> DbtRunner:
 
     run_dbt(["build"], schema="scenario_x", vars={...}) -> dbtRunnerResult
     Each scenario passes its own schema so scenarios never see each other's tables;
-    project_dir: a copy of the project with the scenario's own tables (project_copy.py).
+    project_dir: a copy of the project with the scenario's own tables
+    (cdc_simulator/project_copy.py).
     """
     import json
 
@@ -211,7 +212,7 @@ def run_dbt(spark: object) -> DbtRunner:
             "local",
         ]
         if project_dir is not None:
-            # a copy of the project (project_copy.py) keeps its own manifest and logs
+            # a copy of the project (cdc_simulator/project_copy.py) keeps its own manifest and logs
             full += ["--target-path", str(project_dir / "target")]
             full += ["--log-path", str(project_dir / "logs")]
         if vars:

@@ -36,7 +36,6 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from project_copy import project_with_tables
 
 from cdc_simulator import qlik_kafka
 from cdc_simulator.goldengate import (
@@ -49,6 +48,7 @@ from cdc_simulator.goldengate import (
     trail_table,
     write_landing,
 )
+from cdc_simulator.project_copy import project_with_tables
 from cdc_simulator.table_model import ColumnSpec, Simulation, TableSpec, simulate
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]

@@ -48,8 +48,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from project_copy import project_with_tables
 
+from cdc_simulator.project_copy import project_with_tables
 from cdc_simulator.qlik_ct import (
     HEADER_COUNT,
     OPERATIONS,

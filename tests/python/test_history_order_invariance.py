@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from project_copy import project_with_tables
 
+from cdc_simulator.project_copy import project_with_tables
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, Change, simulate
 

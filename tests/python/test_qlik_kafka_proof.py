@@ -27,7 +27,8 @@ change, and at times; `dim_<table>_current` equals the final state; nothing is q
 and no transaction is left incomplete. A third build lands the same messages as JSON Lines
 files with a bad line and a file of other fields, both quarantined, on topics that are not
 identifiers (`src.o'sales-customer`: a dot, a hyphen and a quote), in a copy of the project
-scaffolded for them (project_copy.py): files mode reads any folder name, exactly as named.
+scaffolded for them (cdc_simulator/project_copy.py): files mode reads any folder name,
+exactly as named.
 """
 
 from __future__ import annotations
@@ -38,11 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from project_copy import project_with_tables
 from proof_points import Point, expectations_at, reinsert_positions, time_points
 from state_check import check, check_all, check_tables
 from test_qlik_ct_proof import choose_late
 
+from cdc_simulator.project_copy import project_with_tables
 from cdc_simulator.qlik_kafka import KafkaOptions, Message, Producer, write_topics
 from cdc_simulator.table_model import (
     Change,
