@@ -427,3 +427,91 @@ def test_wait_for_metastore_waits_while_another_process_holds_derby(tmp_path: Pa
             process.kill()
             process.wait()
     pipeline.wait_for_metastore(tmp_path / "no_such_database", 0.1)
+
+
+def test_tables_driver_runs_each_set_in_order_and_records_the_slopes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """benchmarks.tables: per table count a project copy of that many tiny Qlik tables (its
+    landing settings in its dbt_project.yml), then run, test, no-op run; the mixed set seeds
+    first. Seconds per node kind add the tables' nodes up; the slopes are per table."""
+    from benchmarks import tables as driver
+
+    calls: list[tuple[str, str]] = []
+    per_table = {"run": 3.0, "test": 5.0, "noop_run": 0.5, "seed": 0.0}
+
+    def measure(
+        command: Sequence[str], log_path: Path, extra_env: dict[str, str], cwd: Path
+    ) -> Measurement:
+        run_dir = Path(extra_env["CDC_LOCAL_DIR"])
+        step = Path(log_path).stem
+        calls.append((run_dir.name, step))
+        project = yaml.safe_load((Path(cwd) / "dbt_project.yml").read_text())
+        count = len(project["vars"]["cdc_tables"])
+        if run_dir.name.startswith("qlik_"):
+            assert project["vars"]["qlik_ct_landing"] == "files"
+            assert Path(project["vars"]["qlik_ct_landing_root"]).is_dir()
+        nodes = [
+            {
+                "unique_id": f"model.cdc_history.stg_qlik_ct__table_{i:03d}",
+                "execution_time": 1.0,
+                "message": "nothing new" if step == "noop_run" else "OK",
+                "status": "success",
+            }
+            for i in range(count)
+        ]
+        target = Path(extra_env["DBT_TARGET_PATH"])
+        target.mkdir(parents=True, exist_ok=True)
+        (target / "run_results.json").write_text(
+            json.dumps({"elapsed_time": 1.0, "results": nodes})
+        )
+        Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(log_path).write_text("$ fake\n")
+        return Measurement(
+            command=list(command),
+            exit_code=0,
+            wall_seconds=10.0 + per_table[step] * count,
+            peak_total_rss_mib=100.0,
+            peak_largest_rss_mib=90.0,
+            peak_largest_name="java",
+            peak_processes=2,
+            cpu_seconds=1.0,
+            samples=1,
+            log_path=str(log_path),
+        )
+
+    monkeypatch.setattr(driver, "measure", measure)
+    monkeypatch.setattr(driver, "cdc_dbt", lambda: "cdc-dbt")
+    monkeypatch.setattr(driver, "machine_info", dict)
+    out = tmp_path / "tables.json"
+    status = driver.main(["--counts", "3", "1", "--work", str(tmp_path / "w"), "--json", str(out)])
+    assert status == 0
+    assert calls == [
+        ("qlik_1", "run"),
+        ("qlik_1", "test"),
+        ("qlik_1", "noop_run"),
+        ("qlik_3", "run"),
+        ("qlik_3", "test"),
+        ("qlik_3", "noop_run"),
+        ("mixed", "seed"),
+        ("mixed", "run"),
+        ("mixed", "test"),
+        ("mixed", "noop_run"),
+    ]
+    results = json.loads(out.read_text())
+    assert results["slopes"] == [
+        {
+            "from": 1,
+            "to": 3,
+            "run_seconds_per_table": 3.0,
+            "test_seconds_per_table": 5.0,
+            "noop_run_seconds_per_table": 0.5,
+        }
+    ]
+    noop = results["sets"]["qlik_3"]["commands"]["noop_run"]
+    assert noop["models_skipped_nothing_new"] == 3
+    assert noop["seconds_by_node_kind"] == {
+        "model stg_qlik_ct__<table>": {"nodes": 3, "seconds": 3.0}
+    }
+    assert results["sets"]["mixed"]["tables"] == 5
+    assert "| qlik_3 | 3 | 19.0 s | 25.0 s | 11.5 s | 3 / 3 |" in driver.summary_table(results)
