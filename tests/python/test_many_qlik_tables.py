@@ -1,5 +1,7 @@
-"""Twelve Qlik change tables on the embedded Derby metastore: the change log and the
-quarantine build, with every table's rows in them.
+"""Twelve Qlik change tables on the embedded Derby metastore: every model builds, with every
+table's rows in the change log and the quarantine; a second run with nothing new landed
+skips every incremental model and changes no table; the transaction-consistent as-of
+functions read the narrow boundary table and agree with the plain ones.
 
 Derby keeps a view's SQL text in at most 32,700 characters. The Qlik union views
 (int_qlik_ct__changes_canonical, int_qlik_ct__rows_quarantined) used to hold each table's
@@ -33,34 +35,61 @@ TABLES = tiny_qlik_tables.cdc_tables(SPECS)
 UNION_VIEWS = ("int_qlik_ct__changes_canonical", "int_qlik_ct__rows_quarantined")
 
 
+# incremental models a run with nothing new skips (cdc_nothing_new), per table and shared
+SKIPPED_PER_TABLE = ("stg_qlik_ct__{}", "int_{}__change_images", "dim_{}_history")
+SKIPPED_SHARED = ("int_qlik_ct__transaction_boundaries",)
+
+
+def table_fingerprints(spark: Any) -> dict[str, tuple[int, int]]:
+    """Row count and a hash sum of every incremental model's table (the others are rebuilt
+    each run, some with a build time in their rows)."""
+    tables = [name.format(spec.name) for spec in SPECS for name in SKIPPED_PER_TABLE]
+    tables += SKIPPED_SHARED
+    found = {}
+    for name in tables:
+        row = spark.sql(
+            f"select count(*), coalesce(sum(xxhash64(*)), 0) from {SCHEMA}.{name}"
+        ).collect()[0]
+        found[name] = (row[0], row[1])
+    return found
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> Any:
+    """Two runs of every model: the first builds, the second finds nothing new. Returns the
+    session, the second run's results and the tables' fingerprints before and after it."""
     work = tmp_path_factory.mktemp("many_qlik_tables")
     project = project_with_tables(work / "project", TABLES)
     root = work / "landing"
     tiny_qlik_tables.write_landing(root, SPECS)
-    run_dbt(
-        ["run", "--select", "+fct_cdc_changes", "+fct_cdc_quarantine"],
-        schema=SCHEMA,
-        vars={
+    arguments = {
+        "schema": SCHEMA,
+        "vars": {
             "qlik_ct_landing": "files",
             "qlik_ct_landing_root": str(root),
             "qlik_ct_landing_format": "parquet",
             "cdc_tables": TABLES,
         },
-        project_dir=project,
-    )
-    return spark
+        "project_dir": project,
+    }
+    run_dbt(["run"], **arguments)
+    before = table_fingerprints(spark)
+    second = run_dbt(["run"], **arguments)
+    return spark, second, before, table_fingerprints(spark)
 
 
 def test_every_table_reaches_the_change_log(built: Any) -> None:
-    rows = built.sql(
-        f"""
+    rows = (
+        built[0]
+        .sql(
+            f"""
         select source_table, op, is_snapshot, pk_string, after_image['name'],
             before_image['name']
         from {SCHEMA}.fct_cdc_changes
         """
-    ).collect()
+        )
+        .collect()
+    )
     by_table: dict[str, list[tuple[object, ...]]] = {}
     for row in rows:
         by_table.setdefault(row[0], []).append(tuple(row[1:]))
@@ -78,9 +107,11 @@ def test_every_table_reaches_the_change_log(built: Any) -> None:
 
 
 def test_every_tables_orphan_before_image_is_quarantined(built: Any) -> None:
-    rows = built.sql(
-        f"select source_table, landed_table, reason from {SCHEMA}.fct_cdc_quarantine"
-    ).collect()
+    rows = (
+        built[0]
+        .sql(f"select source_table, landed_table, reason from {SCHEMA}.fct_cdc_quarantine")
+        .collect()
+    )
     assert sorted(tuple(row) for row in rows) == [
         (spec.name, f"{spec.name}__ct", "orphan before-image: no valid U row has this change_seq")
         for spec in SPECS
@@ -91,14 +122,89 @@ def test_every_tables_orphan_before_image_is_quarantined(built: Any) -> None:
 def test_union_views_stay_far_below_derbys_view_text_limit(built: Any, view: str) -> None:
     """The stored text grows by one short line a table (about 100 characters), not by the
     table's SQL (which took the old views past the limit at about nine tables)."""
-    text = built.sql(f"show create table {SCHEMA}.{view}").collect()[0][0]
+    text = built[0].sql(f"show create table {SCHEMA}.{view}").collect()[0][0]
     assert len(text) < DERBY_VIEW_TEXT_LIMIT / 4, len(text)
 
 
 def test_the_per_table_views_exist_for_every_table(built: Any) -> None:
-    views = {row.viewName for row in built.sql(f"show views in {SCHEMA}").collect()}
+    views = {row.viewName for row in built[0].sql(f"show views in {SCHEMA}").collect()}
     for spec in SPECS:
         assert {
             f"int_qlik_ct__{spec.name}_changes_paired",
             f"int_qlik_ct__{spec.name}_rows_quarantined",
         } <= views
+
+
+def test_a_run_with_nothing_new_skips_every_incremental_model(built: Any) -> None:
+    _, second, _, _ = built
+    messages = {
+        result.node.name: result.message
+        for result in second.result.results
+        if result.node.resource_type == "model"
+    }
+    expected = [name.format(spec.name) for spec in SPECS for name in SKIPPED_PER_TABLE]
+    expected += SKIPPED_SHARED
+    assert {name: messages[name] for name in expected} == dict.fromkeys(expected, "nothing new")
+    # the rest still runs: views are replaced, the current state and quarantine rebuilt
+    assert messages["fct_cdc_quarantine"] != "nothing new"
+
+
+def test_a_run_with_nothing_new_changes_no_table(built: Any) -> None:
+    _, _, before, after = built
+    assert all(rows > 0 for rows, _ in before.values()), before
+    assert after == before
+
+
+def test_the_boundary_table_holds_every_logged_change_once(built: Any) -> None:
+    """Two changes a table (the insert at change 10, the update at change 20): not the
+    B rows, not the orphan B of change 30, not the full load."""
+    rows = (
+        built[0]
+        .sql(
+            f"select source_table, order_key, txn_last, size(flags)"
+            f" from {SCHEMA}.int_qlik_ct__transaction_boundaries"
+        )
+        .collect()
+    )
+    assert len(rows) == 2 * TABLE_COUNT
+    assert len({row.order_key for row in rows}) == len(rows)
+    assert {row.source_table for row in rows} == {spec.name for spec in SPECS}
+    assert {(row.txn_last, row[3]) for row in rows} == {(None, 0)}
+
+
+# the order key of table_000's update (change 20): after every table's insert (change 10)
+# but before the other tables' updates (tiny_qlik_tables numbers changes apart per table)
+BETWEEN = tiny_qlik_tables.ct_row(SPECS[0], 0, 20, "U", tiny_qlik_tables.UPDATED_ROW)[0]
+
+
+@pytest.mark.parametrize("point", ["latest", BETWEEN, "0", "2024-03-01 09:00:00"])
+def test_consistent_as_of_agrees_with_as_of(built: Any, point: str) -> None:
+    """Replicate marks no transaction ends: every change is a boundary, so the consistent
+    mode (read from int_qlik_ct__transaction_boundaries) agrees with the plain one, for
+    every table, before, between and after the changes."""
+    spark = built[0]
+    names = {}
+    checked = [SPECS[0], SPECS[1], SPECS[-1]]
+    for spec in checked:
+        plain, consistent = (
+            sorted(
+                tuple(row)
+                for row in spark.sql(
+                    f"select pk_string, name, last_order_key from {SCHEMA}.{function}('{point}')"
+                ).collect()
+            )
+            for function in (f"{spec.name}_as_of", f"{spec.name}_as_of_consistent")
+        )
+        assert consistent == plain, (spec.name, point)
+        names[spec.name] = [row[:2] for row in plain]
+    expected = {
+        "latest": [("id=1", "Al"), ("id=2", "Bea")],
+        BETWEEN: [("id=1", "Al"), ("id=2", "Bo")],
+        "0": [("id=1", "Al")],
+        "2024-03-01 09:00:00": [("id=1", "Al")],
+    }[point]
+    assert {name: rows for name, rows in names.items() if name != SPECS[0].name} == {
+        spec.name: expected for spec in checked[1:]
+    }
+    if point == BETWEEN:
+        assert names[SPECS[0].name] == [("id=1", "Al"), ("id=2", "Bea")]
