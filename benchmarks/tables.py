@@ -61,6 +61,7 @@ MIXED_TABLES = ("employees", "usr", "oe_customer", "customer", "ogg_order")
 # a per-table node's name with the table's name taken out: stg_qlik_ct__table_007 ->
 # stg_qlik_ct__<table>, so a node kind's seconds add up over the tables
 _TABLE_NAME = re.compile(r"table_\d{3}")
+_TEST_HASH = re.compile(r"\.[0-9a-f]{10}$")
 
 
 class BenchmarkError(RuntimeError):
@@ -77,9 +78,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def node_kind(unique_id: str) -> str:
-    """`model.cdc_history.dim_table_007_history` -> `model dim_<table>_history`."""
+    """`model.cdc_history.dim_table_007_history` -> `model dim_<table>_history`;
+    `test.cdc_history.unique_dim_table_007_live_pk_string.0123456789` ->
+    `test unique_dim_<table>_live_pk_string` (a generic test's hash suffix left out)."""
     kind, _, rest = unique_id.partition(".")
-    name = rest.split(".", 1)[-1]
+    name = _TEST_HASH.sub("", rest.split(".", 1)[-1])
     return f"{kind} {_TABLE_NAME.sub('<table>', name)}"
 
 

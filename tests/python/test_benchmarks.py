@@ -515,3 +515,16 @@ def test_tables_driver_runs_each_set_in_order_and_records_the_slopes(
     }
     assert results["sets"]["mixed"]["tables"] == 5
     assert "| qlik_3 | 3 | 19.0 s | 25.0 s | 11.5 s | 3 / 3 |" in driver.summary_table(results)
+
+
+def test_tables_node_kinds_add_every_tables_nodes_up() -> None:
+    from benchmarks.tables import node_kind
+
+    assert node_kind("model.cdc_history.dim_table_007_history") == "model dim_<table>_history"
+    assert (
+        node_kind("test.cdc_history.matches_point_in_time_dim_table_012_live_table_012.16940675ce")
+        == "test matches_point_in_time_dim_<table>_live_<table>"
+    )
+    assert node_kind("operation.cdc_history.cdc_history-on-run-start-1") == (
+        "operation cdc_history-on-run-start-1"
+    )
