@@ -6,8 +6,11 @@
         own reading of that Parquet file, or the CSV header as strings plus the corrupt-record
         column. Files that differ are never read (cdc_landing_files_filter) and are
         quarantined by the format's stg_<system>__landed_files. A folder with no readable
-        file stops the run naming it. Rerunnable: an existing registration is replaced so
-        appended files are seen; a managed table of the same name is never replaced. -#}
+        file stops the run naming it. Rerunnable: an existing registration whose fingerprint
+        (folder, format, reader options, reference file and its columns; the table property
+        cdc.registration) is unchanged is only refreshed, so appended files are seen without
+        a schema read and two metastore writes a folder on every run; a changed one is
+        replaced; a managed table of the same name is never replaced. -#}
     {%- set file_format = var(source_system ~ '_landing_format') | lower -%}
     {%- set location = cdc_landing_location(source_system, name) -%}
     {%- set options = cdc_landing_reader_options(source_system) -%}
@@ -28,6 +31,37 @@
             ~ " (the landed folder of " ~ name ~ "): "
             ~ (listed.columns[0].values() | join('; ') if listed | length else 'no files')) }}
     {%- endif -%}
+    {%- set option_list = [] -%}
+    {%- for key, value in options.items() -%}
+        {%- do option_list.append(key ~ ' ' ~ sql_string_literal(value)) -%}
+    {%- endfor -%}
+    {#- the registration's fingerprint, kept in its table properties: the folder, format,
+        reader options, reference file and its columns (as cdc_landed_files read them). A
+        run that finds it unchanged only refreshes the table -#}
+    {%- set fingerprint = local_md5(tojson([
+        location, file_format, option_list, files[0][0], files[0][1]])) -%}
+    {%- set existing = adapter.get_relation(database=none, schema=schema, identifier=table_name) -%}
+    {%- if existing is not none -%}
+        {%- set details = run_query('describe table extended ' ~ relation) -%}
+        {%- set kind = [] -%}
+        {%- set properties = [] -%}
+        {%- for row in details -%}
+            {%- if row[0] == 'Type' -%}{%- do kind.append(row[1] | trim) -%}{%- endif -%}
+            {%- if row[0] == 'Table Properties' -%}{%- do properties.append(row[1]) -%}{%- endif -%}
+        {%- endfor -%}
+        {%- if kind and kind[0] != 'EXTERNAL' -%}
+            {{ exceptions.raise_compiler_error(
+                "register_landed_folder: " ~ relation ~ " exists as a " ~ kind[0]
+                ~ " table; files mode will not replace it. Use another " ~ source_system
+                ~ "_schema.") }}
+        {%- endif -%}
+        {%- if properties and ('cdc.registration=' ~ fingerprint) in properties[0] -%}
+            {#- unchanged: only forget file listings this session may have cached -#}
+            {%- do run_query('refresh table ' ~ relation) -%}
+            {{ return('') }}
+        {%- endif -%}
+        {%- do run_query('drop table ' ~ relation) -%}
+    {%- endif -%}
     {%- set reference = location.rstrip('/') ~ '/' ~ files[0][0] -%}
     {%- set columns = [] -%}
     {%- if file_format == 'parquet' -%}
@@ -42,27 +76,11 @@
         {%- endfor -%}
         {%- do columns.append(cdc_quoted_name(options['columnNameOfCorruptRecord']) ~ ' string') -%}
     {%- endif -%}
-    {%- set existing = adapter.get_relation(database=none, schema=schema, identifier=table_name) -%}
-    {%- if existing is not none -%}
-        {%- set details = run_query('describe table extended ' ~ relation) -%}
-        {%- set kind = [] -%}
-        {%- for row in details -%}
-            {%- if row[0] == 'Type' -%}{%- do kind.append(row[1] | trim) -%}{%- endif -%}
-        {%- endfor -%}
-        {%- if kind and kind[0] != 'EXTERNAL' -%}
-            {{ exceptions.raise_compiler_error(
-                "register_landed_folder: " ~ relation ~ " exists as a " ~ kind[0]
-                ~ " table; files mode will not replace it. Use another " ~ source_system
-                ~ "_schema.") }}
-        {%- endif -%}
-        {%- do run_query('drop table ' ~ relation) -%}
-    {%- endif -%}
-    {%- set option_list = [] -%}
-    {%- for key, value in options.items() -%}
-        {%- do option_list.append(key ~ ' ' ~ sql_string_literal(value)) -%}
-    {%- endfor -%}
-    {%- do run_query(
-        'create table ' ~ relation ~ ' (' ~ columns | join(', ') ~ ') using ' ~ file_format
+    {%- set definition = '(' ~ columns | join(', ') ~ ') using ' ~ file_format
         ~ (' options (' ~ option_list | join(', ') ~ ')' if option_list else '')
-        ~ ' location ' ~ sql_string_literal(location)) -%}
+        ~ ' location ' ~ sql_string_literal(location) -%}
+    {%- do run_query(
+        'create table ' ~ relation ~ ' ' ~ definition
+        ~ ' tblproperties (' ~ sql_string_literal('cdc.registration') ~ ' = '
+        ~ sql_string_literal(fingerprint) ~ ')') -%}
 {% endmacro %}
