@@ -3,7 +3,8 @@
         point_in_time_query for any point given at query time. With consistent, the
         transaction-consistent <schema>.<table>_as_of_consistent(point STRING): the same
         rows at cdc_consistent_point(point), the newest transaction boundary at or before
-        the point with no incomplete transaction before it. -#}
+        the point with no incomplete transaction before it. Nothing when the function
+        already has this definition (cdc_replace_function). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set returns = ['pk_string string'] -%}
     {%- for column in columns -%}
@@ -12,15 +13,16 @@
     {%- do returns.extend([
         'last_op string', 'last_order_key string', 'last_changed_at timestamp',
         'last_change_id string', 'previous_image map<string, string>']) -%}
-    {%- if consistent %}
-    create or replace function {{ this.schema }}.{{ table_name }}_as_of_consistent(point string)
-    returns table ({{ returns | join(', ') }})
-    return {{ point_in_time_query(
-        table_name, 'point_query.point', columns,
-        point_query=cdc_consistent_point(table_name, 'point')) }}
-    {%- else %}
-    create or replace function {{ this.schema }}.{{ table_name }}_as_of(point string)
-    returns table ({{ returns | join(', ') }})
-    return {{ point_in_time_query(table_name, 'point', columns) }}
-    {%- endif %}
+    {%- set signature = '(point string)\n    returns table (' ~ returns | join(', ') ~ ')' -%}
+    {%- if consistent -%}
+        {{ cdc_replace_function(
+            table_name ~ '_as_of_consistent', signature,
+            point_in_time_query(
+                table_name, 'point_query.point', columns,
+                point_query=cdc_consistent_point(table_name, 'point'))) }}
+    {%- else -%}
+        {{ cdc_replace_function(
+            table_name ~ '_as_of', signature,
+            point_in_time_query(table_name, 'point', columns)) }}
+    {%- endif -%}
 {% endmacro %}

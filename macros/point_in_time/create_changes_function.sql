@@ -2,7 +2,8 @@
     {#- DDL of the persistent table function <schema>.<table>_changes(from_point STRING,
         to_point STRING): the rows of change_query for any window given at query time; with
         net, <schema>.<table>_net_changes(from_point STRING, to_point STRING), each key's
-        net effect over the window. -#}
+        net effect over the window. Nothing when the function already has this definition
+        (cdc_replace_function). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set returns = ['pk_string string'] -%}
     {%- for column in columns -%}
@@ -11,10 +12,10 @@
     {%- do returns.extend([
         'change_type string', 'change_op string', 'order_key string',
         'changed_at timestamp', 'change_id string', 'order_scope string']) -%}
-    {%- set function = table_name ~ ('_net_changes' if net else '_changes') %}
-    create or replace function {{ this.schema }}.{{ function }}(
-        from_point string, to_point string
-    )
-    returns table ({{ returns | join(', ') }})
-    return {{ change_query(table_name, 'from_point', 'to_point', net=net, columns=columns) }}
+    {%- set function = table_name ~ ('_net_changes' if net else '_changes') -%}
+    {{ cdc_replace_function(
+        function,
+        '(from_point string, to_point string)\n    returns table ('
+            ~ returns | join(', ') ~ ')',
+        change_query(table_name, 'from_point', 'to_point', net=net, columns=columns)) }}
 {% endmacro %}
