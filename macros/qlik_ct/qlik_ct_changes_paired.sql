@@ -5,7 +5,7 @@
         left outer join, spec A.3/A.7), then the table's valid full-load rows as
         snapshot rows (is_snapshot) at order_key 000...0. Row images become
         column -> text maps, so every table has one shape and
-        int_qlik_ct__changes_canonical is a short union of these views (a view's
+        int_qlik_ct__changes_logged writes their union into a table (each view's
         text stays small however many tables there are: embedded Derby stores at
         most 32,700 characters of it). Disabled when the table is not a qlik_ct
         table of var cdc_tables. -#}

@@ -37,7 +37,7 @@ UNION_VIEWS = ("int_qlik_ct__changes_canonical", "int_qlik_ct__rows_quarantined"
 
 # incremental models a run with nothing new skips (cdc_nothing_new), per table and shared
 SKIPPED_PER_TABLE = ("stg_qlik_ct__{}", "int_{}__change_images", "dim_{}_history")
-SKIPPED_SHARED = ("int_qlik_ct__transaction_boundaries",)
+SKIPPED_SHARED = ("int_qlik_ct__transaction_boundaries", "int_qlik_ct__changes_logged")
 
 
 def table_fingerprints(spark: Any) -> dict[str, tuple[int, int]]:

@@ -1,0 +1,155 @@
+{{
+    config(
+        enabled=cdc_source_system_enabled('qlik_ct'),
+        materialized='incremental',
+        incremental_strategy='insert_overwrite',
+        partition_by=['source_table'],
+        on_schema_change='fail',
+        pre_hook=["{{ cdc_write_started() }}"],
+        post_hook=["{{ cdc_write_finished() }}"]
+    )
+}}
+{#- The Qlik change log as a table (the rows of int_qlik_ct__changes_canonical, which
+    selects them in the canonical column order), one partition per source table: every
+    valid I/U/D change with its before-image folded in, TRUNCATE rows as control
+    changes, and the full-load rows as snapshot inserts at order_key 000...0, from the
+    union of the tables' int_qlik_ct__<table>_changes_paired views.
+
+    Incremental by table: a run rewrites the partitions of the tables that staged a
+    row since their partition was written (a before-image that lands after its update
+    is paired then), and skips when none did (cdc_nothing_new); a first build, a full
+    refresh or a write that never finished (cdc_write_started) writes every table. A
+    table, not a view over every table's pairing: what reads the log (fct_cdc_changes,
+    its tests, the change images of the log) plans one table, not a union that grew
+    with the number of tables. A reloaded full-load table needs a full refresh (README
+    "Incremental loads and reruns"). -#}
+{%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
+{%- if not execute -%}
+    {#- qlik_ct_tables_to_log reads every table's staging at run time -#}
+    {%- for table_name in cdc_tables_of('qlik_ct') %}
+-- depends_on: {{ ref('stg_qlik_ct__' ~ table_name) }}
+    {%- endfor -%}
+{%- endif -%}
+{%- set tables = qlik_ct_tables_to_log() -%}
+{%- if tables | length == 0 -%}
+{{ cdc_nothing_new() }}
+{%- else %}
+
+with
+
+all_rows as (
+
+    {% for table_name in tables -%}
+    select * from {{ ref('int_qlik_ct__' ~ table_name ~ '_changes_paired') }}
+    {% if not loop.last %}union all{% endif %}
+    {% endfor %}
+
+),
+
+canonical as (
+
+    select
+        ---------- identity (spec F.1)
+        sha2(
+            concat_ws(
+                '|',
+                'qlik_ct',
+                {{ sql_string_literal(order_scope) }},
+                all_rows.order_key,
+                case
+                    when all_rows.is_snapshot
+                        then concat_ws(
+                            '|', all_rows.source_table, all_rows.pk_string
+                        )
+                    else '0'
+                end
+            ),
+            256
+        ) as change_id,
+        'qlik_ct' as source_system,
+        {{ sql_string_literal(var('qlik_ct_task')) }} as source_instance,
+        case all_rows.source_table
+            {%- for table_name in cdc_tables_of('qlik_ct') %}
+            {%- set table = cdc_table_config(table_name) %}
+            {%- set source_schema = table.get('source_schema', '') %}
+            when {{ sql_string_literal(table_name) }}
+                then {{ sql_string_literal(source_schema) }}
+            {%- endfor %}
+        end as source_schema,
+        all_rows.source_table,
+        lower(all_rows.source_table) as source_table_norm,
+
+        ---------- operation
+        case when not all_rows.is_truncate then all_rows.change_oper end as op,
+        case when all_rows.is_truncate then 'TRUNCATE' end as control_op,
+        all_rows.is_snapshot,
+        case
+            when all_rows.change_oper = 'U'
+                then all_rows.before_image_row is not null
+            else all_rows.change_oper = 'D'
+        end as has_before_image,
+
+        ---------- key (spec F.2)
+        case when not all_rows.is_truncate then all_rows.pk end as pk,
+        all_rows.pk_string,
+        case
+            when all_rows.before_image_pk_string != all_rows.pk_string
+                then all_rows.before_image_pk
+        end as pk_before,
+        coalesce(
+            all_rows.before_image_pk_string != all_rows.pk_string, false
+        ) as pk_changed,
+
+        ---------- ordering (spec F.3)
+        {{ sql_string_literal(order_scope) }} as order_scope,
+        all_rows.order_key,
+        all_rows.transaction_id as txn_id,
+        cast(null as bigint) as txn_seq,
+        cast(null as boolean) as txn_last,
+        cast(null as timestamp) as commit_ts,
+        all_rows.op_ts,
+        {# change_seq time part: monotone in a task, unlike header__timestamp #}
+        all_rows.change_seq_at as effective_at,
+
+        ---------- images
+        case
+            when all_rows.change_oper in ('I', 'U')
+                then all_rows.changed_columns
+        end as changed_columns,
+        all_rows.present_columns,
+        case
+            when all_rows.change_oper = 'U' then all_rows.before_image_row
+            when all_rows.change_oper = 'D' then all_rows.row_image
+        end as before_image,
+        case
+            when all_rows.change_oper in ('I', 'U') then all_rows.row_image
+        end as after_image,
+        not all_rows.is_truncate as image_complete,
+        false as needs_lookup,
+        case
+            when
+                all_rows.change_oper = 'U'
+                and all_rows.before_image_row is null
+                and all_rows.mask_sets_key_bits
+                then array_union(
+                    all_rows.flags, array('key_update_without_before_image')
+                )
+            else all_rows.flags
+        end as flags,
+
+        ---------- lineage
+        concat(
+            {{ sql_string_literal(var('qlik_ct_schema') ~ '.') }},
+            all_rows.source_table,
+            case when all_rows.is_snapshot then '' else '__ct' end
+        ) as raw_source,
+        all_rows.raw_key,
+        all_rows.loaded_at
+
+    from all_rows
+
+)
+
+select * from canonical
+
+{%- endif %}
