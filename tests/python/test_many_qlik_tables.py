@@ -48,7 +48,7 @@ def table_fingerprints(spark: Any) -> dict[str, tuple[int, int]]:
     found = {}
     for name in tables:
         row = spark.sql(
-            f"select count(*), coalesce(sum(xxhash64(*)), 0) from {SCHEMA}.{name}"
+            f"select count(*), coalesce(sum(xxhash64(to_json(struct(*)))), 0) from {SCHEMA}.{name}"
         ).collect()[0]
         found[name] = (row[0], row[1])
     return found

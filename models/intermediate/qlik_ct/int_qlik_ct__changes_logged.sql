@@ -9,19 +9,21 @@
         post_hook=["{{ cdc_write_finished() }}"]
     )
 }}
-{#- The Qlik change log as a table (the rows of int_qlik_ct__changes_canonical, which
-    selects them in the canonical column order), one partition per source table: every
-    valid I/U/D change with its before-image folded in, TRUNCATE rows as control
-    changes, and the full-load rows as snapshot inserts at order_key 000...0, from the
-    union of the tables' int_qlik_ct__<table>_changes_paired views.
+{#- The Qlik change log as a table (the rows of
+    int_qlik_ct__changes_canonical, which puts them in the canonical column
+    order), a partition per source table: every valid I/U/D change with its
+    before-image folded in, TRUNCATE rows as control changes, and the
+    full-load rows as snapshot inserts at order_key 000...0, from the union of
+    the tables' int_qlik_ct__<table>_changes_paired views.
 
-    Incremental by table: a run rewrites the partitions of the tables that staged a
-    row since their partition was written (a before-image that lands after its update
-    is paired then), and skips when none did (cdc_nothing_new); a first build, a full
-    refresh or a write that never finished (cdc_write_started) writes every table. A
-    table, not a view over every table's pairing: what reads the log (fct_cdc_changes,
-    its tests, the change images of the log) plans one table, not a union that grew
-    with the number of tables. A reloaded full-load table needs a full refresh (README
+    Incremental by table: a run rewrites the partitions of the tables that
+    staged a row since their partition was written (a before-image that lands
+    after its update is paired then), and skips when none did
+    (cdc_nothing_new); a first build, a full refresh or a write that never
+    finished (cdc_write_started) writes every table. A table, not a view over
+    every table's pairing: what reads the log (fct_cdc_changes, its tests, the
+    change images of the log) plans one table, not a union that grew with the
+    number of tables. A reloaded full-load table needs a full refresh (README
     "Incremental loads and reruns"). -#}
 {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
 {%- if not execute -%}

@@ -24,7 +24,27 @@
         'select cast(max(staged_loaded_at) as string) from ' ~ this
     ).columns[0].values()[0] -%}
 {%- endif -%}
-{%- set changes_sql -%}
+{%- if since -%}
+    {%- set probes = [] -%}
+    {%- for table_name in cdc_tables_of('qlik_ct') -%}
+        {%- do probes.append(
+            'select 1 from ' ~ ref('stg_qlik_ct__' ~ table_name)
+            ~ ' where loaded_at > timestamp ' ~ sql_string_literal(since)) -%}
+    {%- endfor -%}
+    {%- set nothing_new = run_query(
+        'select 1 from (' ~ probes | join(' union all ') ~ ') as staged limit 1'
+    ).rows | length == 0 -%}
+{%- endif -%}
+{#- a full build takes every staged row (every loaded_at is after year 1) -#}
+{%- set watermark = since or '0001-01-01 00:00:00' -%}
+{%- if since and nothing_new -%}
+{{ cdc_nothing_new() }}
+{%- else %}
+
+with
+
+changes as (
+
     {% for table_name in cdc_tables_of('qlik_ct') -%}
     select
         staged.source_table,
@@ -35,22 +55,9 @@
     where
         staged.is_valid
         and (staged.change_oper is null or staged.change_oper != 'B')
-        {%- if since %}
-        and staged.loaded_at > timestamp {{ sql_string_literal(since) }}
-        {%- endif %}
+        and staged.loaded_at > timestamp {{ sql_string_literal(watermark) }}
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
-{%- endset -%}
-{%- if since and run_query(
-    'select 1 from (' ~ changes_sql ~ ') as changes limit 1').rows | length == 0 -%}
-{{ cdc_nothing_new() }}
-{%- else %}
-
-with
-
-changes as (
-
-    {{ changes_sql }}
 
 ),
 
