@@ -21,7 +21,7 @@
 {%- set since = none -%}
 {%- if execute and is_incremental() -%}
     {%- set since = run_query(
-        'select cast(max(staged_loaded_at) as string) from ' ~ this
+        'select cast(max(staged_at) as string) from ' ~ this
     ).columns[0].values()[0] -%}
 {%- endif -%}
 {%- if since -%}
@@ -70,7 +70,7 @@ final as (
         cast(null as boolean) as txn_last,
         cast(array() as array<string>) as flags,
         changes.source_table,
-        changes.loaded_at as staged_loaded_at,
+        changes.loaded_at as staged_at,
         current_timestamp() as loaded_at
     from changes
 
