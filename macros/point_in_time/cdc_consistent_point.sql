@@ -8,12 +8,11 @@
         a boundary and the consistent point is the point itself). An incomplete transaction
         is one whose changes the format flags transaction_incomplete (its last event, or
         one before it, has not landed). '0' when no boundary qualifies (before every
-        change). Read from the format's transaction log (cdc_transaction_log: its canonical
-        log, or a narrower table the format provides). A query,
+        change). Read from the format's canonical log, int_<sys>__changes_canonical. A query,
         not a scalar subquery: Spark resolves a SQL function's parameters in the body's
         CTEs but not inside subquery expressions. -#}
     {%- set system = cdc_table_config(table_name).source_system -%}
-    {%- set log = cdc_transaction_log(system) -%}
+    {%- set log = ref('int_' ~ system ~ '__changes_canonical') -%}
     {%- set images = ref('int_' ~ table_name ~ '__change_images') -%}
         select coalesce(max(boundary.order_key), '0') as point
         from {{ log }} as boundary

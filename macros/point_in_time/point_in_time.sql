@@ -14,8 +14,8 @@
     {%- set hook = "{{ create_as_of_function(" ~ name ~ ") }}" -%}
     {%- set consistent_hook = "{{ create_as_of_function(" ~ name ~ ", consistent=true) }}" -%}
     {{ config(materialized='view', post_hook=[hook, consistent_hook]) }}
-    {#- the consistent function reads the format's transaction log (cdc_consistent_point) #}
-    -- depends_on: {{ cdc_transaction_log(cdc_table_config(table_name).source_system) }}
+    {#- the consistent function reads the format's canonical log (cdc_consistent_point) #}
+    -- depends_on: {{ ref('int_' ~ cdc_table_config(table_name).source_system ~ '__changes_canonical') }}
     {{ point_in_time_query(table_name, sql_string_literal(var('as_of'))) }}
     {%- endif -%}
 {% endmacro %}

@@ -1,7 +1,7 @@
 """Twelve Qlik change tables on the embedded Derby metastore: every model builds, with every
 table's rows in the change log and the quarantine; a second run with nothing new landed
 skips every incremental model and changes no table; the transaction-consistent as-of
-functions read the narrow boundary table and agree with the plain ones.
+functions agree with the plain ones.
 
 Derby keeps a view's SQL text in at most 32,700 characters. The Qlik union views
 (int_qlik_ct__changes_canonical, int_qlik_ct__rows_quarantined) used to hold each table's
@@ -37,7 +37,7 @@ UNION_VIEWS = ("int_qlik_ct__changes_canonical", "int_qlik_ct__rows_quarantined"
 
 # incremental models a run with nothing new skips (cdc_nothing_new), per table and shared
 SKIPPED_PER_TABLE = ("stg_qlik_ct__{}", "int_{}__change_images", "dim_{}_history")
-SKIPPED_SHARED = ("int_qlik_ct__transaction_boundaries", "int_qlik_ct__changes_logged")
+SKIPPED_SHARED = ("int_qlik_ct__changes_logged",)
 
 
 def table_fingerprints(spark: Any) -> dict[str, tuple[int, int]]:
@@ -155,21 +155,23 @@ def test_a_run_with_nothing_new_changes_no_table(built: Any) -> None:
     assert after == before
 
 
-def test_the_boundary_table_holds_every_logged_change_once(built: Any) -> None:
+def test_the_log_table_holds_every_logged_change_once(built: Any) -> None:
     """Two changes a table (the insert at change 10, the update at change 20): not the
-    B rows, not the orphan B of change 30, not the full load."""
+    B rows, not the orphan B of change 30; no transaction end and no incomplete
+    transaction, which is what the consistent as-of functions read from it."""
     rows = (
         built[0]
         .sql(
-            f"select source_table, order_key, txn_last, size(flags)"
-            f" from {SCHEMA}.int_qlik_ct__transaction_boundaries"
+            f"select source_table, order_key, txn_last,"
+            f" array_contains(flags, 'transaction_incomplete')"
+            f" from {SCHEMA}.int_qlik_ct__changes_canonical where not is_snapshot"
         )
         .collect()
     )
     assert len(rows) == 2 * TABLE_COUNT
     assert len({row.order_key for row in rows}) == len(rows)
     assert {row.source_table for row in rows} == {spec.name for spec in SPECS}
-    assert {(row.txn_last, row[3]) for row in rows} == {(None, 0)}
+    assert {(row.txn_last, row[3]) for row in rows} == {(None, False)}
 
 
 # the order key of table_000's update (change 20): after every table's insert (change 10)
@@ -180,8 +182,8 @@ BETWEEN = tiny_qlik_tables.ct_row(SPECS[0], 0, 20, "U", tiny_qlik_tables.UPDATED
 @pytest.mark.parametrize("point", ["latest", BETWEEN, "0", "2024-03-01 09:00:00"])
 def test_consistent_as_of_agrees_with_as_of(built: Any, point: str) -> None:
     """Replicate marks no transaction ends: every change is a boundary, so the consistent
-    mode (read from int_qlik_ct__transaction_boundaries) agrees with the plain one, for
-    every table, before, between and after the changes."""
+    mode (read from the log table through int_qlik_ct__changes_canonical) agrees with the
+    plain one, for every table, before, between and after the changes."""
     spark = built[0]
     names = {}
     checked = [SPECS[0], SPECS[1], SPECS[-1]]
