@@ -13,10 +13,12 @@ build at once and points here.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from python_udfs.code_fingerprint import set_code_fingerprint
 from python_udfs.metastore_lock import (
     derby_database,
     lock_message,
@@ -92,12 +94,23 @@ def _run_dbt(root: Path, args: list[str], callbacks: Sequence[Callable[..., None
             if opens_spark:
                 start_warm_up(build_spark_session(settings))
 
+    if opens_spark:
+        set_code_fingerprint(_project_of(args, root), args)
+
     from dbt.cli.main import dbtRunner
 
     result = dbtRunner(callbacks=list(callbacks)).invoke(args)
     if result.exception is not None and not result.success:
         print(f"cdc-dbt: {result.exception}", file=sys.stderr)
     return 0 if result.success else 1
+
+
+def _project_of(args: list[str], root: Path) -> Path:
+    """The dbt project the command runs: its --project-dir, else $DBT_PROJECT_DIR, else root."""
+    for position, arg in enumerate(args[:-1]):
+        if arg == "--project-dir":
+            return Path(args[position + 1]).resolve()
+    return Path(os.environ.get("DBT_PROJECT_DIR", root)).resolve()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,9 +8,10 @@
         quarantined by the format's stg_<system>__landed_files. A folder with no readable
         file stops the run naming it. Rerunnable: an existing registration whose fingerprint
         (folder, format, reader options, reference file and its columns; the table property
-        cdc.registration) is unchanged is only refreshed, so appended files are seen without
-        a schema read and two metastore writes a folder on every run; a changed one is
-        replaced; a managed table of the same name is never replaced. -#}
+        cdc.registration, read from the relation cache) is unchanged is only refreshed, so
+        appended files are seen without a schema read and two metastore writes a folder on
+        every run; a changed one is replaced; a managed table of the same name is never
+        replaced. -#}
     {%- set file_format = var(source_system ~ '_landing_format') | lower -%}
     {%- set location = cdc_landing_location(source_system, name) -%}
     {%- set options = cdc_landing_reader_options(source_system) -%}
@@ -42,9 +43,18 @@
         location, file_format, option_list, files[0][0], files[0][1]])) -%}
     {%- set existing = adapter.get_relation(database=none, schema=schema, identifier=table_name) -%}
     {%- if existing is not none -%}
-        {%- set details = run_query('describe table extended ' ~ relation) -%}
+        {#- its type and properties: as the relation cache read them when the run started,
+            else described -#}
         {%- set kind = [] -%}
         {%- set properties = [] -%}
+        {%- set details = [] -%}
+        {%- for line in (existing.information or '').split('\n') -%}
+            {%- set pair = line.split(': ', 1) -%}
+            {%- if pair | length == 2 -%}{%- do details.append(pair) -%}{%- endif -%}
+        {%- endfor -%}
+        {%- if not details -%}
+            {%- set details = run_query('describe table extended ' ~ relation) -%}
+        {%- endif -%}
         {%- for row in details -%}
             {%- if row[0] == 'Type' -%}{%- do kind.append(row[1] | trim) -%}{%- endif -%}
             {%- if row[0] == 'Table Properties' -%}{%- do properties.append(row[1]) -%}{%- endif -%}
@@ -83,4 +93,14 @@
         'create table ' ~ relation ~ ' ' ~ definition
         ~ ' tblproperties (' ~ sql_string_literal('cdc.registration') ~ ' = '
         ~ sql_string_literal(fingerprint) ~ ')') -%}
+    {#- the relation cache learns the new table as the run's start would have listed it:
+        the views that read it are fingerprinted by its columns (cdc_view_fingerprint) -#}
+    {%- set listed = run_query(
+        'show table extended in ' ~ schema ~ ' like ' ~ sql_string_literal(table_name)) -%}
+    {%- if existing is not none -%}
+        {%- do adapter.cache_dropped(existing) -%}
+    {%- endif -%}
+    {%- do adapter.cache_added(api.Relation.create(
+        database=none, schema=schema, identifier=table_name, type='table',
+        information=listed[0][3] if listed | length else none)) -%}
 {% endmacro %}

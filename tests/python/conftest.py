@@ -23,6 +23,7 @@ import pytest
 from hypothesis import settings
 from time_budgets import budget_unit, budgets
 
+from python_udfs.code_fingerprint import set_code_fingerprint
 from python_udfs.session import build_spark_session, prepare_environment, spark_settings
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -217,6 +218,8 @@ def run_dbt(spark: object) -> DbtRunner:
             full += ["--log-path", str(project_dir / "logs")]
         if vars:
             full += ["--vars", json.dumps(vars)]
+        # as `cdc-dbt` does: the code fingerprint that lets a run keep unchanged views
+        set_code_fingerprint(project_dir or PROJECT_DIR, full)
         result = dbtRunner().invoke(full)
         if expect_success:
             assert result.success, f"dbt {' '.join(args)} failed: {result.exception}"

@@ -1,6 +1,7 @@
 """Twelve Qlik change tables on the embedded Derby metastore: every model builds, with every
 table's rows in the change log and the quarantine; a second run with nothing new landed
-skips every incremental model and changes no table; the transaction-consistent as-of
+skips every incremental model, keeps every view and changes no table; a third run after a
+change to the project's code creates every view again; the transaction-consistent as-of
 functions agree with the plain ones.
 
 Derby keeps a view's SQL text in at most 32,700 characters. The Qlik union views
@@ -56,8 +57,10 @@ def table_fingerprints(spark: Any) -> dict[str, tuple[int, int]]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> Any:
-    """Two runs of every model: the first builds, the second finds nothing new. Returns the
-    session, the second run's results and the tables' fingerprints before and after it."""
+    """Three runs of every model: the first builds, the second finds nothing new, the third
+    follows a change to a macro of the project copy (a comment appended). Returns the
+    session, the second run's results, the tables' fingerprints before and after it, and
+    the third run's results."""
     work = tmp_path_factory.mktemp("many_qlik_tables")
     project = project_with_tables(work / "project", TABLES)
     root = work / "landing"
@@ -75,7 +78,21 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
     run_dbt(["run"], **arguments)
     before = table_fingerprints(spark)
     second = run_dbt(["run"], **arguments)
-    return spark, second, before, table_fingerprints(spark)
+    after = table_fingerprints(spark)
+    macro = project / "macros" / "point_in_time" / "point_in_time.sql"
+    macro.write_text(macro.read_text() + "\n{# a change to the project's code #}\n")
+    third = run_dbt(["run"], **arguments)
+    return spark, second, before, after, third
+
+
+def model_messages(results: Any, materialized: str | None = None) -> dict[str, str]:
+    """Each model's run message (of the models materialized so, if given)."""
+    return {
+        result.node.name: result.message
+        for result in results.result.results
+        if result.node.resource_type == "model"
+        and materialized in (None, result.node.config.materialized)
+    }
 
 
 def test_every_table_reaches_the_change_log(built: Any) -> None:
@@ -136,21 +153,35 @@ def test_the_per_table_views_exist_for_every_table(built: Any) -> None:
 
 
 def test_a_run_with_nothing_new_skips_every_incremental_model(built: Any) -> None:
-    _, second, _, _ = built
-    messages = {
-        result.node.name: result.message
-        for result in second.result.results
-        if result.node.resource_type == "model"
-    }
+    messages = model_messages(built[1])
     expected = [name.format(spec.name) for spec in SPECS for name in SKIPPED_PER_TABLE]
     expected += SKIPPED_SHARED
     assert {name: messages[name] for name in expected} == dict.fromkeys(expected, "nothing new")
-    # the rest still runs: views are replaced, the current state and quarantine rebuilt
+    # the tables still run: the current state and quarantine are rebuilt
     assert messages["fct_cdc_quarantine"] != "nothing new"
 
 
+def test_a_run_with_nothing_new_keeps_every_view(built: Any) -> None:
+    """The views' definitions, their hooks (the table functions), the code and the landed
+    tables' columns are those of the first run: every view is kept as it is (the
+    materialization in macros/materializations/view.sql)."""
+    views = model_messages(built[1], "view")
+    assert len(views) == 6 * TABLE_COUNT + 4
+    assert views == dict.fromkeys(views, "unchanged")
+
+
+def test_a_change_to_the_code_creates_every_view_again(built: Any) -> None:
+    """A macro file changed (the code fingerprint, python_udfs/code_fingerprint.py): no
+    view is kept, so none can keep a definition the new code would not write."""
+    views = model_messages(built[4], "view")
+    assert len(views) == 6 * TABLE_COUNT + 4
+    assert "unchanged" not in views.values()
+    incremental = model_messages(built[4], "incremental")
+    assert incremental == dict.fromkeys(incremental, "nothing new")
+
+
 def test_a_run_with_nothing_new_changes_no_table(built: Any) -> None:
-    _, _, before, after = built
+    _, _, before, after, _ = built
     assert all(rows > 0 for rows, _ in before.values()), before
     assert after == before
 

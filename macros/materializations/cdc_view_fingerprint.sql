@@ -1,0 +1,52 @@
+{% macro cdc_view_fingerprint() %}
+    {#- The fingerprint of the view being materialized, or none (create the view): an MD5 of
+        - the project's code: the environment variable CDC_CODE_FINGERPRINT that cdc-dbt
+          sets (python_udfs/code_fingerprint.py: dbt_project.yml, models, macros, the
+          --vars, the versions of dbt and Spark); none without it;
+        - the view's compiled SQL and its hooks (unrendered);
+        - what the code cannot know, the landing: each source the view reads, directly or
+          through other models, by its columns as the relation cache holds them (none when
+          the cache does not describe it); a source that is a seed of this project (the
+          shipped samples) by the seed file's checksum instead.
+        A model's columns follow from the code and the landing, so its views need no more. -#}
+    {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
+    {%- if not code -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set parts = [code, compiled_code] -%}
+    {%- for hook in pre_hooks + post_hooks -%}
+        {%- do parts.append(hook.sql) -%}
+    {%- endfor -%}
+    {#- every ancestor, level by level -#}
+    {%- set seen = {} -%}
+    {%- set walk = namespace(level=model.depends_on.nodes) -%}
+    {%- for _ in range(200) if walk.level -%}
+        {%- set above = [] -%}
+        {%- for unique_id in walk.level if unique_id not in seen -%}
+            {%- do seen.update({unique_id: true}) -%}
+            {%- do above.extend(graph.nodes.get(unique_id, {}).get('depends_on', {}).get('nodes', [])) -%}
+        {%- endfor -%}
+        {%- set walk.level = above -%}
+    {%- endfor -%}
+    {%- set seeds = {} -%}
+    {%- for unique_id in seen if unique_id.startswith('seed.') -%}
+        {%- set seed = graph.nodes[unique_id] -%}
+        {%- do seeds.update({(seed.schema ~ '.' ~ seed.alias) | lower: seed.checksum.checksum}) -%}
+    {%- endfor -%}
+    {%- for unique_id in seen | sort if unique_id.startswith('source.') -%}
+        {%- set source = graph.sources[unique_id] -%}
+        {%- set name = (source.schema ~ '.' ~ source.identifier) | lower -%}
+        {%- if name in seeds -%}
+            {%- do parts.append(unique_id ~ ' seed ' ~ seeds[name]) -%}
+        {%- else -%}
+            {%- set relation = adapter.get_relation(
+                database=source.database, schema=source.schema, identifier=source.identifier) -%}
+            {%- set information = relation.information if relation is not none else none -%}
+            {%- if not information or '\nSchema: ' not in information -%}
+                {{ return(none) }}
+            {%- endif -%}
+            {%- do parts.append(unique_id ~ '\n' ~ information.split('\nSchema: ')[-1]) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(local_md5(parts | join('\n\x00\n'))) }}
+{% endmacro %}

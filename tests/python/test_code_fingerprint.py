@@ -1,0 +1,78 @@
+"""The code fingerprint that lets a run keep an unchanged view (python_udfs/code_fingerprint.py,
+macros/materializations/view.sql): it follows every file a view's definition or its hooks
+can depend on, and nothing else (no Spark, under a second)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from python_udfs.code_fingerprint import ENV_NAME, code_fingerprint, set_code_fingerprint
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "dbt_project.yml").write_text("name: p\nmodel-paths: [models]\n")
+    for path, text in {
+        "models/a.sql": "select 1 as a",
+        "models/_a.yml": "version: 2\n",
+        "macros/m.sql": "{% macro m() %}1{% endmacro %}",
+        "macros/docs.md": "{% docs d %}x{% enddocs %}",
+    }.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "changed",
+    ["dbt_project.yml", "models/a.sql", "models/_a.yml", "macros/m.sql", "macros/docs.md"],
+)
+def test_any_change_to_the_code_changes_it(project: Path, changed: str) -> None:
+    before = code_fingerprint(project, ["run"])
+    path = project / changed
+    path.write_text(path.read_text() + "\n# changed\n")
+    assert code_fingerprint(project, ["run"]) != before
+
+
+def test_a_new_or_removed_file_or_an_installed_package_changes_it(project: Path) -> None:
+    before = code_fingerprint(project, ["run"])
+    (project / "macros" / "n.sql").write_text("")
+    with_new = code_fingerprint(project, ["run"])
+    assert with_new != before
+    (project / "macros" / "n.sql").unlink()
+    assert code_fingerprint(project, ["run"]) == before
+    package = project / "dbt_packages" / "utils" / "macros"
+    package.mkdir(parents=True)
+    (package / "u.sql").write_text("{% macro u() %}{% endmacro %}")
+    assert code_fingerprint(project, ["run"]) != before
+
+
+def test_vars_change_it_and_other_arguments_do_not(project: Path) -> None:
+    plain = code_fingerprint(project, ["run"])
+    assert code_fingerprint(project, ["build", "--select", "x", "--threads", "2"]) == plain
+    with_vars = code_fingerprint(project, ["run", "--vars", '{"as_of": "1"}'])
+    assert with_vars != plain
+    assert code_fingerprint(project, ["run", '--vars={"as_of": "1"}']) == with_vars
+    assert code_fingerprint(project, ["run", "--vars", '{"as_of": "2"}']) != with_vars
+
+
+def test_data_and_other_files_do_not_change_it(project: Path) -> None:
+    before = code_fingerprint(project, ["run"])
+    (project / "target").mkdir()
+    (project / "target" / "manifest.json").write_text("{}")
+    (project / "models" / "notes.txt").write_text("not code")
+    (project / "README.md").write_text("readme")
+    assert code_fingerprint(project, ["run"]) == before
+
+
+def test_it_is_set_where_the_materialization_reads_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(ENV_NAME, raising=False)
+    set_code_fingerprint(project, ["run"])
+    import os
+
+    assert os.environ[ENV_NAME] == code_fingerprint(project, ["run"])
+    assert len(os.environ[ENV_NAME]) == 32
