@@ -6,14 +6,12 @@
         old key of a U that changed the key; T: a TRUNCATE; B: the before-image of a U.
         present_columns says which columns an image carries (cdc_state_images merges the
         rest). Incremental: only the changes logged after the newest image
-        (cdc_change_images_since); a run with none is skipped (cdc_nothing_new). -#}
+        (cdc_change_images_watermark); a run with none is skipped (cdc_nothing_new). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
-    {%- set since = cdc_change_images_since() -%}
-    {%- if since and run_query(
-        'select count(*) from ' ~ changes
-        ~ ' where source_table = ' ~ sql_string_literal(table_name)
-        ~ ' and loaded_at > timestamp ' ~ sql_string_literal(since)
-    ).columns[0].values()[0] == 0 -%}
+    {%- set watermark = cdc_change_images_watermark(
+        changes, 'upstream.source_table = ' ~ sql_string_literal(table_name)) -%}
+    {%- set since = watermark.since -%}
+    {%- if since and watermark.newer == 0 -%}
         {{ return(cdc_nothing_new()) }}
     {%- endif %}
 with

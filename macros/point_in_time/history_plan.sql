@@ -21,11 +21,20 @@
         {%- do log('cdc: ' ~ this ~ ': the last write never finished; rebuilding it', info=true) -%}
     {%- endif -%}
     {%- if execute and model.resource_type == 'model' and is_incremental() and not interrupted -%}
-        {%- set newest = run_query(
-            'select cast(max(change_loaded_at) as string) from ' ~ this
-        ).columns[0].values()[0] -%}
-        {%- if newest is not none -%}
-            {%- set images = ref('int_' ~ table_name ~ '__change_images') -%}
+        {%- set images = ref('int_' ~ table_name ~ '__change_images') -%}
+        {#- the watermark and whether any image is newer, in one query: a run with none
+            (the usual no-op) needs nothing else -#}
+        {%- set found = run_query(
+            'select cast(max(change_loaded_at) as string) as newest,'
+            ~ ' (select count(*) from ' ~ images ~ ' as images'
+            ~ ' where not images.is_before_image and images.loaded_at >'
+            ~ ' (select max(change_loaded_at) from ' ~ this ~ ')) as newer'
+            ~ ' from ' ~ this
+        ).rows[0] -%}
+        {%- set newest = found[0] -%}
+        {%- if newest is not none and found[1] == 0 -%}
+            {%- do plan.update({'since': newest, 'new_images': 0}) -%}
+        {%- elif newest is not none -%}
             {%- set watermark = "timestamp " ~ sql_string_literal(newest) -%}
             {#- a version that absorbed later states in place (cdc_history_options) starts
                 before its latest state: an image is late when a folded image of its key
