@@ -2,7 +2,7 @@
     {#- The columns of the canonical change log (spec F.1), in order, with their Spark
         types: the one definition every int_<source_system>__changes_canonical model and
         fct_cdc_changes select through (cdc_canonical_select) and are tested against
-        (the canonical_contract test). -#}
+        (the column_contract test). -#}
     {{ return([
         {'name': 'change_id', 'data_type': 'string'},
         {'name': 'source_system', 'data_type': 'string'},

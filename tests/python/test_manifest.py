@@ -215,6 +215,42 @@ def test_marts_never_read_sources_or_staging(manifest: Manifest) -> None:
     assert violations == []
 
 
+def _expected_folder(name: str, systems: set[str]) -> str | None:
+    """The folder a model belongs in, by its name (STYLE.md "Where things go")."""
+    if name.startswith("stg_"):
+        return f"models/staging/{name.removeprefix('stg_').split('__')[0]}/"
+    if name.startswith("int_") and name.endswith("__change_images"):
+        return "models/intermediate/change_images/"
+    if name.startswith("int_"):
+        system = name.removeprefix("int_").split("__")[0]
+        return f"models/intermediate/{system}/" if system in systems else None
+    if name.startswith("fct_"):
+        return "models/marts/cdc/" if name.startswith("fct_cdc_") else "models/marts/"
+    if name.startswith("dim_"):
+        table = next(
+            (table for table in sorted(TABLES, key=len, reverse=True)
+             if name.startswith(f"dim_{table}_")),
+            None,
+        )
+        return f"models/marts/{table}/" if table else None
+    return None
+
+
+def test_every_model_sits_in_its_layers_folder(manifest: Manifest) -> None:
+    """Prefix and folder agree: staging per source system, the format steps in
+    intermediate/<source_system>/, every table's declared images in
+    intermediate/change_images/, the change log in marts/cdc/, a table's state models in
+    marts/<table>/."""
+    systems = set(VARIABLES["cdc_source_systems"])
+    wrong = []
+    for name, node in sorted(_models(manifest).items()):
+        folder = _expected_folder(name, systems)
+        path = node["original_file_path"]
+        if folder is None or not path.startswith(folder):
+            wrong.append(f"{name}: {path} (expected under {folder})")
+    assert wrong == []
+
+
 # ---------- the generated files are up to date
 
 

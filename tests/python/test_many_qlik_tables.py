@@ -82,7 +82,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
     macro = project / "macros" / "point_in_time" / "point_in_time.sql"
     macro.write_text(macro.read_text() + "\n{# a change to the project's code #}\n")
     third = run_dbt(["run"], **arguments)
-    return spark, second, before, after, third
+    return spark, second, before, after, third, arguments
 
 
 def model_messages(results: Any, materialized: str | None = None) -> dict[str, str]:
@@ -181,7 +181,7 @@ def test_a_change_to_the_code_creates_every_view_again(built: Any) -> None:
 
 
 def test_a_run_with_nothing_new_changes_no_table(built: Any) -> None:
-    _, _, before, after, _ = built
+    _, _, before, after, _, _ = built
     assert all(rows > 0 for rows, _ in before.values()), before
     assert after == before
 
@@ -241,3 +241,22 @@ def test_consistent_as_of_agrees_with_as_of(built: Any, point: str) -> None:
     }
     if point == BETWEEN:
         assert names[SPECS[0].name] == [("id=1", "Al"), ("id=2", "Bea")]
+
+
+def test_the_image_layout_contract_catches_a_drifted_table(built: Any, run_dbt: Any) -> None:
+    """Runs last (it alters a table): the column_contract test on int_<table>__change_images
+    (the declared layout, cdc_table_image_columns) fails on a table whose columns drifted
+    from it, naming the column; the other tables' contracts still pass."""
+    spark, *_, arguments = built
+    spark.sql(f"alter table {SCHEMA}.int_table_005__change_images add columns (drifted string)")
+    result = run_dbt(
+        ["test", "--select", "test_name:column_contract"], expect_success=False, **arguments
+    )
+    outcome = {
+        next(iter(r.node.depends_on.nodes)).rsplit(".", 1)[-1]: (str(r.status), r.failures)
+        for r in result.result.results
+    }
+    assert outcome.pop("int_table_005__change_images") == ("fail", 1)
+    images = {name: found for name, found in outcome.items() if name.endswith("__change_images")}
+    assert len(images) == TABLE_COUNT - 1
+    assert set(images.values()) == {("pass", 0)}

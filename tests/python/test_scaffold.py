@@ -45,7 +45,7 @@ TABLES: dict[str, Any] = {
     },
 }
 HR_FILES = {
-    "models/marts/hr/int_hr__change_images.sql",
+    "models/intermediate/change_images/int_hr__change_images.sql",
     "models/marts/hr/dim_hr_history.sql",
     "models/marts/hr/dim_hr_current.sql",
     "models/marts/hr/dim_hr_as_of.sql",
@@ -56,6 +56,7 @@ HR_FILES = {
     "models/staging/qlik_ct/stg_qlik_ct__hr_baseline.sql",
 }
 SYSTEM_FILES = {
+    "models/intermediate/change_images/_change_images__models.yml",
     "models/staging/qlik_ct/_qlik_ct__models.yml",
     "models/staging/qlik_ct/_qlik_ct__sources.yml",
     "models/staging/idm_jdbc/_idm_jdbc__models.yml",
@@ -117,7 +118,7 @@ def test_renders_every_file_of_every_table(project: Project) -> None:
     ("path", "body"),
     [
         pytest.param(
-            "models/marts/hr/int_hr__change_images.sql",
+            "models/intermediate/change_images/int_hr__change_images.sql",
             "{{ table_change_images('hr') }}",
             id="change images",
         ),
@@ -165,7 +166,6 @@ def test_yaml_keeps_dbt_jinja_and_describes_every_model(project: Project) -> Non
     document = yaml.safe_load(text)
     models = {model["name"]: model for model in document["models"]}
     assert set(models) == {
-        "int_hr__change_images",
         "dim_hr_history",
         "dim_hr_current",
         "dim_hr_as_of",
@@ -186,7 +186,17 @@ def test_yaml_keeps_dbt_jinja_and_describes_every_model(project: Project) -> Non
         "description": "{{ doc('pk_string') }}",
         "data_tests": ["unique", "not_null"],
     }
-    images = [column["name"] for column in models["int_hr__change_images"]["columns"]]
+    # the declared per-table layer: every table's images in intermediate/, one file
+    shared = root / "models/intermediate/change_images/_change_images__models.yml"
+    layer = {model["name"]: model for model in yaml.safe_load(shared.read_text())["models"]}
+    assert set(layer) == {f"int_{table}__change_images" for table in TABLES}
+    hr_images = layer["int_hr__change_images"]
+    assert {
+        "column_contract": {
+            "arguments": {"columns": "cdc_table_image_columns", "table_name": "hr"}
+        }
+    } in hr_images["data_tests"]
+    images = [column["name"] for column in hr_images["columns"]]
     assert images == [
         "change_id", "source_system", "source_table", "order_scope", "order_key",
         "effective_at", "pk_string", "image_oper", "is_before_image", "row_exists",

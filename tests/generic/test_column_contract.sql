@@ -1,10 +1,14 @@
-{% test canonical_contract(model, columns='cdc_canonical_columns') %}
-{#- The model's columns are exactly the named column list (a macro: cdc_canonical_columns
-    or cdc_quarantine_columns), in order, with its types: the contract every source
-    format's int_<source_system>__changes_canonical / __rows_quarantined model keeps, so
-    the unions in fct_cdc_changes and fct_cdc_quarantine never depend on a format. One row
-    per difference. -#}
-{%- set expected = context[columns]() if execute else [] -%}
+{% test column_contract(model, columns='cdc_canonical_columns', table_name=none) %}
+{#- The model's columns are exactly the named column list (a macro returning
+    [{name, data_type}]), in order, with its types. cdc_canonical_columns and
+    cdc_quarantine_columns: the contract every source format's
+    int_<source_system>__changes_canonical / __rows_quarantined model keeps, so the unions
+    in fct_cdc_changes and fct_cdc_quarantine never depend on a format;
+    cdc_table_image_columns with table_name: the declared layout of
+    int_<table>__change_images, which every state model reads. Read from the table's
+    description, no data scanned. One row per difference. -#}
+{%- set expected = (context[columns](table_name) if table_name is not none
+                    else context[columns]()) if execute else [] -%}
 {%- set actual = adapter.get_columns_in_relation(model) if execute else [] -%}
 {%- set differences = [] -%}
 {%- if execute -%}
