@@ -228,8 +228,11 @@ def _expected_folder(name: str, systems: set[str]) -> str | None:
         return "models/marts/cdc/" if name.startswith("fct_cdc_") else "models/marts/"
     if name.startswith("dim_"):
         table = next(
-            (table for table in sorted(TABLES, key=len, reverse=True)
-             if name.startswith(f"dim_{table}_")),
+            (
+                table
+                for table in sorted(TABLES, key=len, reverse=True)
+                if name.startswith(f"dim_{table}_")
+            ),
             None,
         )
         return f"models/marts/{table}/" if table else None

@@ -192,9 +192,7 @@ def test_yaml_keeps_dbt_jinja_and_describes_every_model(project: Project) -> Non
     assert set(layer) == {f"int_{table}__change_images" for table in TABLES}
     hr_images = layer["int_hr__change_images"]
     assert {
-        "column_contract": {
-            "arguments": {"columns": "cdc_table_image_columns", "table_name": "hr"}
-        }
+        "column_contract": {"arguments": {"columns": "cdc_table_image_columns", "table_name": "hr"}}
     } in hr_images["data_tests"]
     images = [column["name"] for column in hr_images["columns"]]
     assert images == [
