@@ -253,8 +253,9 @@ def test_the_image_layout_contract_catches_a_drifted_table(built: Any, run_dbt: 
         ["test", "--select", "test_name:column_contract"], expect_success=False, **arguments
     )
     outcome = {
-        next(iter(r.node.depends_on.nodes)).rsplit(".", 1)[-1]: (str(r.status), r.failures)
+        str(r.node.attached_node).rsplit(".", 1)[-1]: (str(r.status), r.failures)
         for r in result.result.results
+        if r.node.resource_type == "test"
     }
     assert outcome.pop("int_table_005__change_images") == ("fail", 1)
     images = {name: found for name, found in outcome.items() if name.endswith("__change_images")}
