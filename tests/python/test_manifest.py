@@ -137,8 +137,8 @@ def test_every_generated_model_is_parsed(manifest: Manifest) -> None:
 @pytest.mark.parametrize("table", list(TABLES))
 def test_history_has_its_key_and_validity_tests(manifest: Manifest, table: str) -> None:
     tests = _tests_on(manifest, f"dim_{table}_history")
-    keys = [test["kwargs"].get("columns") for test in tests if test["name"] == "unique_combination"]
-    assert ["pk_string", "valid_from_order_key"] in keys
+    keys = [test["kwargs"] for test in tests if test["name"] == "primary_key"]
+    assert {"columns": ["pk_string", "valid_from_order_key"], "not_null": ["pk_string"]} in keys
     contiguous = [test["kwargs"] for test in tests if test["name"] == "validity_is_contiguous"]
     assert contiguous, f"dim_{table}_history has no validity_is_contiguous test"
     assert contiguous[0]["partition_by"] == "pk_string"
@@ -147,9 +147,25 @@ def test_history_has_its_key_and_validity_tests(manifest: Manifest, table: str) 
 @pytest.mark.parametrize("table", list(TABLES))
 def test_current_state_has_its_primary_key_tests(manifest: Manifest, table: str) -> None:
     tests = _tests_on(manifest, f"dim_{table}_current")
-    on_key = {test["name"] for test in tests if test["column"] == "pk_string"}
-    assert {"unique", "not_null"} <= on_key
+    keys = [test["kwargs"] for test in tests if test["name"] == "primary_key"]
+    assert keys == [{"columns": ["pk_string"]}]  # unique and never null, one scan
     assert "matches_point_in_time" in {test["name"] for test in tests}
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_the_images_and_the_as_of_view_have_their_key_tests(manifest: Manifest, table: str) -> None:
+    images = _tests_on(manifest, f"int_{table}__change_images")
+    assert {
+        "columns": ["change_id", "image_oper", "pk_string"],
+        "not_null": ["change_id"],
+    } in [test["kwargs"] for test in images if test["name"] == "primary_key"]
+    assert {"columns": "cdc_table_image_columns", "table_name": table} in [
+        test["kwargs"] for test in images if test["name"] == "column_contract"
+    ]
+    as_of = _tests_on(manifest, f"dim_{table}_as_of")
+    assert [test["kwargs"] for test in as_of if test["name"] == "primary_key"] == [
+        {"columns": ["pk_string"]}
+    ]
 
 
 # ---------- layers: stg_ -> int_ -> fct_/dim_

@@ -243,21 +243,29 @@ def test_consistent_as_of_agrees_with_as_of(built: Any, point: str) -> None:
         assert names[SPECS[0].name] == [("id=1", "Al"), ("id=2", "Bea")]
 
 
-def test_the_image_layout_contract_catches_a_drifted_table(built: Any, run_dbt: Any) -> None:
-    """Runs last (it alters a table): the column_contract test on int_<table>__change_images
-    (the declared layout, cdc_table_image_columns) fails on a table whose columns drifted
-    from it, naming the column; the other tables' contracts still pass."""
+def test_the_image_tests_catch_a_drifted_table(built: Any, run_dbt: Any) -> None:
+    """Runs last (it alters a table): on a table given an extra column and one row twice,
+    the image layout contract (column_contract with cdc_table_image_columns) and the key
+    test (primary_key) of int_<table>__change_images each fail with one row; the other
+    tables' pass."""
     spark, *_, arguments = built
-    spark.sql(f"alter table {SCHEMA}.int_table_005__change_images add columns (drifted string)")
+    table = f"{SCHEMA}.int_table_005__change_images"
+    spark.sql(f"alter table {table} add columns (drifted string)")
+    spark.sql(f"insert into {table} select * from {table} where not is_before_image limit 1")
     result = run_dbt(
-        ["test", "--select", "test_name:column_contract"], expect_success=False, **arguments
+        ["test", "--select", "test_name:column_contract", "test_name:primary_key"],
+        expect_success=False,
+        **arguments,
     )
-    outcome = {
-        str(r.node.attached_node).rsplit(".", 1)[-1]: (str(r.status), r.failures)
-        for r in result.result.results
-        if r.node.resource_type == "test"
-    }
-    assert outcome.pop("int_table_005__change_images") == ("fail", 1)
-    images = {name: found for name, found in outcome.items() if name.endswith("__change_images")}
-    assert len(images) == TABLE_COUNT - 1
-    assert set(images.values()) == {("pass", 0)}
+    outcome: dict[tuple[str, str], tuple[str, int]] = {}
+    for found in result.result.results:
+        if found.node.resource_type != "test":
+            continue
+        model = str(found.node.attached_node).rsplit(".", 1)[-1]
+        if model.endswith("__change_images"):
+            name = found.node.test_metadata.name
+            outcome[(model, name)] = (str(found.status), found.failures)
+    for name in ("column_contract", "primary_key"):
+        assert outcome.pop(("int_table_005__change_images", name)) == ("fail", 1), name
+    assert len(outcome) == 2 * (TABLE_COUNT - 1)
+    assert set(outcome.values()) == {("pass", 0)}

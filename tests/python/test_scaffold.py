@@ -176,16 +176,20 @@ def test_yaml_keeps_dbt_jinja_and_describes_every_model(project: Project) -> Non
         assert model["description"].startswith("One row per "), "the grain comes first"
     history_tests = models["dim_hr_history"]["data_tests"]
     assert {
-        "unique_combination": {"arguments": {"columns": ["pk_string", "valid_from_order_key"]}}
+        "primary_key": {
+            "arguments": {
+                "columns": ["pk_string", "valid_from_order_key"],
+                "not_null": ["pk_string"],
+            }
+        }
     } in history_tests
     assert any("validity_is_contiguous" in test for test in history_tests)
     current = models["dim_hr_current"]
-    assert current["data_tests"] == [{"matches_point_in_time": {"arguments": {"table_name": "hr"}}}]
-    assert current["columns"][0] == {
-        "name": "pk_string",
-        "description": "{{ doc('pk_string') }}",
-        "data_tests": ["unique", "not_null"],
-    }
+    assert current["data_tests"] == [
+        {"primary_key": {"arguments": {"columns": ["pk_string"]}}},
+        {"matches_point_in_time": {"arguments": {"table_name": "hr"}}},
+    ]
+    assert current["columns"][0] == {"name": "pk_string", "description": "{{ doc('pk_string') }}"}
     # the declared per-table layer: every table's images in intermediate/, one file
     shared = root / "models/intermediate/change_images/_change_images__models.yml"
     layer = {model["name"]: model for model in yaml.safe_load(shared.read_text())["models"]}
