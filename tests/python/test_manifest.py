@@ -95,7 +95,12 @@ def _tests_on(manifest: Manifest, model: str) -> list[dict[str, Any]]:
             {
                 "name": metadata.get("name"),
                 "column": node.get("column_name"),
-                "kwargs": metadata.get("kwargs") or {},
+                # the arguments as written (dbt adds the tested model as `model`)
+                "kwargs": {
+                    key: value
+                    for key, value in (metadata.get("kwargs") or {}).items()
+                    if key != "model"
+                },
             }
         )
     return found
