@@ -6,9 +6,9 @@
         old key of a U that changed the key; T: a TRUNCATE; B: the before-image of a U.
         present_columns says which columns an image carries (cdc_state_images merges the
         rest). Incremental: only the changes logged after the newest image
-        (cdc_change_images_watermark); a run with none is skipped (cdc_nothing_new). -#}
+        (cdc_watermark); a run with none is skipped (cdc_nothing_new). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
-    {%- set watermark = cdc_change_images_watermark(
+    {%- set watermark = cdc_watermark(
         changes, 'upstream.source_table = ' ~ sql_string_literal(table_name)) -%}
     {%- set since = watermark.since -%}
     {%- if since and watermark.newer == 0 -%}

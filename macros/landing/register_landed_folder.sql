@@ -43,29 +43,16 @@
         location, file_format, option_list, files[0][0], files[0][1]])) -%}
     {%- set existing = adapter.get_relation(database=none, schema=schema, identifier=table_name) -%}
     {%- if existing is not none -%}
-        {#- its type and properties: as the relation cache read them when the run started,
-            else described -#}
-        {%- set kind = [] -%}
-        {%- set properties = [] -%}
-        {%- set details = [] -%}
-        {%- for line in (existing.information or '').split('\n') -%}
-            {%- set pair = line.split(': ', 1) -%}
-            {%- if pair | length == 2 -%}{%- do details.append(pair) -%}{%- endif -%}
-        {%- endfor -%}
-        {%- if not details -%}
-            {%- set details = run_query('describe table extended ' ~ relation) -%}
-        {%- endif -%}
-        {%- for row in details -%}
-            {%- if row[0] == 'Type' -%}{%- do kind.append(row[1] | trim) -%}{%- endif -%}
-            {%- if row[0] == 'Table Properties' -%}{%- do properties.append(row[1]) -%}{%- endif -%}
-        {%- endfor -%}
-        {%- if kind and kind[0] != 'EXTERNAL' -%}
+        {#- its type and registration: as the relation cache read them when the run
+            started, else described (cdc_relation_details) -#}
+        {%- set kind = (cdc_relation_details(existing).get('Type') or '') | trim -%}
+        {%- if kind and kind != 'EXTERNAL' -%}
             {{ exceptions.raise_compiler_error(
-                "register_landed_folder: " ~ relation ~ " exists as a " ~ kind[0]
+                "register_landed_folder: " ~ relation ~ " exists as a " ~ kind
                 ~ " table; files mode will not replace it. Use another " ~ source_system
                 ~ "_schema.") }}
         {%- endif -%}
-        {%- if properties and ('cdc.registration=' ~ fingerprint) in properties[0] -%}
+        {%- if cdc_table_property(existing, 'cdc.registration') == fingerprint -%}
             {#- unchanged: only forget file listings this session may have cached -#}
             {%- do run_query('refresh table ' ~ relation) -%}
             {{ return('') }}

@@ -24,15 +24,9 @@
         {%- set images = ref('int_' ~ table_name ~ '__change_images') -%}
         {#- the watermark and whether any image is newer, in one query: a run with none
             (the usual no-op) needs nothing else -#}
-        {%- set found = run_query(
-            'select cast(max(change_loaded_at) as string) as newest,'
-            ~ ' (select count(*) from ' ~ images ~ ' as images'
-            ~ ' where not images.is_before_image and images.loaded_at >'
-            ~ ' (select max(change_loaded_at) from ' ~ this ~ ')) as newer'
-            ~ ' from ' ~ this
-        ).rows[0] -%}
-        {%- set newest = found[0] -%}
-        {%- if newest is not none and found[1] == 0 -%}
+        {%- set found = cdc_watermark(images, 'not upstream.is_before_image', 'change_loaded_at') -%}
+        {%- set newest = found.since -%}
+        {%- if newest is not none and found.newer == 0 -%}
             {%- do plan.update({'since': newest, 'new_images': 0}) -%}
         {%- elif newest is not none -%}
             {%- set watermark = "timestamp " ~ sql_string_literal(newest) -%}

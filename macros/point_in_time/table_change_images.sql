@@ -3,7 +3,7 @@
         `table_name`, typed (the seed 000 layout, see fct_cdc_change_images for the image
         kinds), built by the table's source format (<source_system>_change_images). The
         history, current state and point-in-time models read it. Incremental (append): the
-        format images what was staged after the newest image (cdc_change_images_watermark).
+        format images what was staged after the newest image (cdc_watermark).
         Disabled when the table is not in var cdc_tables. -#}
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}

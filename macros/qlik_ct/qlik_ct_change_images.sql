@@ -9,7 +9,7 @@
 
         Each valid change row is paired once with its B row (same change_seq) and unfolds
         into its images with one generator. Incremental (append): a run images the rows
-        staged after the newest imaged one (cdc_change_images_watermark), pairs them with every
+        staged after the newest imaged one (cdc_watermark), pairs them with every
         staged B row, and adds the K and B images of earlier U rows whose B row arrived only
         now (a late before-image), so the images equal a full rebuild's; a run with nothing
         newly staged pairs nothing. Full-load rows not imaged yet are appended too (a full
@@ -19,7 +19,7 @@
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
     {%- set snapshot_order_key = '0' * 35 -%}
-    {%- set watermark = cdc_change_images_watermark(ref('stg_qlik_ct__' ~ table_name)) -%}
+    {%- set watermark = cdc_watermark(ref('stg_qlik_ct__' ~ table_name)) -%}
     {%- set since = watermark.since -%}
     {%- set nothing_new = since and watermark.newer == 0 -%}
     {%- set snapshot_rows_sql -%}
