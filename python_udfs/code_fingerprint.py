@@ -1,11 +1,12 @@
-"""The project's code, as one digest: what a view depends on besides its own SQL.
+"""The project's code, as one digest: what a view or table depends on besides its own SQL.
 
-The project's view materialization (macros/materializations/view.sql) keeps a view whose
-definition is unchanged since the run that created it instead of creating it again: its
-fingerprint joins the view's compiled SQL, its hooks, its parents' columns and this digest,
-so that a changed model or macro (a table function's body is written by a hook), a
-changed dbt_project.yml or different --vars create every view again, once. `cdc-dbt` sets it in
-the environment before it runs dbt; without it (plain dbt) no view is kept.
+The project's view and table materializations (macros/materializations/) keep a view or
+table whose definition and inputs are unchanged since the run that built it instead of
+building it again: the fingerprint joins its compiled SQL, its hooks, its inputs and this
+digest, so that a changed model or macro (a table function's body is written by a hook), a
+changed Python UDF (a table calls them), a changed dbt_project.yml or different --vars build
+every view and table again, once. `cdc-dbt` sets it in the environment before it runs dbt;
+without it (plain dbt) nothing is kept.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import yaml
 
 ENV_NAME = "CDC_CODE_FINGERPRINT"
+_UDF_PACKAGE = Path(__file__).resolve().parent
 _PACKAGES = ("dbt-core", "dbt-spark", "pyspark")
 
 
@@ -45,6 +47,12 @@ def _code_files(project: Path) -> list[Path]:
     return sorted(files)
 
 
+def _udf_files() -> list[Path]:
+    """The Python UDFs' source files (this package, where the run imports it from), in a
+    fixed order: the tables that call them are kept only while they are unchanged."""
+    return sorted(path for path in _UDF_PACKAGE.rglob("*.py") if path.is_file())
+
+
 def _vars_argument(args: Sequence[str]) -> str:
     """The --vars value of a dbt command line ('' without one)."""
     for position, arg in enumerate(args):
@@ -56,11 +64,14 @@ def _vars_argument(args: Sequence[str]) -> str:
 
 
 def code_fingerprint(project: Path, args: Sequence[str]) -> str:
-    """A digest of dbt_project.yml, every model and macro file, the command's --vars and the
-    versions of dbt-core, dbt-spark and pyspark."""
+    """A digest of dbt_project.yml, every model and macro file, the Python UDFs' source, the
+    command's --vars and the versions of dbt-core, dbt-spark and pyspark."""
     digest = hashlib.sha256()
     for path in [project / "dbt_project.yml", *_code_files(project)]:
         digest.update(str(path.relative_to(project)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    for path in _udf_files():
+        digest.update(f"python_udfs/{path.relative_to(_UDF_PACKAGE).as_posix()}\0".encode())
         digest.update(path.read_bytes() + b"\0")
     digest.update(_vars_argument(args).encode() + b"\0")
     for package in _PACKAGES:

@@ -8,6 +8,9 @@
         rest). Incremental: only the changes logged after the newest image
         (cdc_watermark); a run with none is skipped (cdc_nothing_new). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
+    {%- if cdc_inputs_unchanged() -%}
+        {{ return(cdc_nothing_new()) }}
+    {%- endif -%}
     {%- set watermark = cdc_watermark(
         changes, 'upstream.source_table = ' ~ sql_string_literal(table_name)) -%}
     {%- set since = watermark.since -%}

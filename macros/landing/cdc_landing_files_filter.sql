@@ -4,7 +4,7 @@
         (a literal list of file names, so Spark prunes the other files before opening them:
         a truncated or mistyped file can never fail the query). Elsewhere: true. Calls ref()
         outside `execute` so dbt builds the file list first; the list is read once a run
-        for all of a format's landed tables. -#}
+        for all of a format's landed tables (cdc_landed_files_listing). -#}
     {%- set files_model = ref('stg_' ~ source_system ~ '__landed_files') -%}
     {%- if var(source_system ~ '_landing') != 'files' -%}
         {{ return('true') }}
@@ -12,25 +12,7 @@
     {%- if not execute -%}
         {{ return('true') }}
     {%- endif -%}
-    {#- one query a run for all of the format's landed tables: the first model that asks
-        reads the whole list (built earlier in the run: every caller depends on it) into a
-        memo that the invocation's other models share (dbt gives every node the same
-        `graph`; a new invocation parses a new one) -#}
-    {%- set memo = graph.get('cdc_readable_landed_files') -%}
-    {%- if memo is none -%}
-        {%- set memo = {} -%}
-        {%- do graph.update({'cdc_readable_landed_files': memo}) -%}
-    {%- endif -%}
-    {%- if source_system not in memo -%}
-        {%- set by_table = {} -%}
-        {%- for row in run_query(
-            'select landed_table, file_name from ' ~ files_model
-            ~ ' where is_read order by landed_table, file_name') -%}
-            {%- do by_table.setdefault(row[0], []).append(row[1]) -%}
-        {%- endfor -%}
-        {%- do memo.update({source_system: by_table}) -%}
-    {%- endif -%}
-    {%- set names = memo[source_system].get(landed, []) -%}
+    {%- set names = cdc_landed_files_listing(source_system).get(landed, {}).get('readable', []) -%}
     {%- if names | length == 0 -%}
         {{ return('false') }}
     {%- endif -%}

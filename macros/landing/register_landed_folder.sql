@@ -1,4 +1,4 @@
-{% macro register_landed_folder(source_system, schema, name, table_name=none) %}
+{% macro register_landed_folder(source_system, schema, name, table_name=none, references=none) %}
     {#- Registers the landed folder <var <system>_landing_root>/<name>/ as the external table
         <schema>.<table_name> (default <name>; an identifier either way), without copying.
         The folder name reaches SQL only inside string literals. Its columns are those of the folder's reference
@@ -11,17 +11,23 @@
         cdc.registration, read from the relation cache) is unchanged is only refreshed, so
         appended files are seen without a schema read and two metastore writes a folder on
         every run; a changed one is replaced; a managed table of the same name is never
-        replaced. -#}
+        replaced. references: the reference files register_landed_tables found for all of
+        a format's folders in one query ({location: [file name, column list]}); without it
+        the folder's own query finds its reference file. -#}
     {%- set file_format = var(source_system ~ '_landing_format') | lower -%}
     {%- set location = cdc_landing_location(source_system, name) -%}
     {%- set options = cdc_landing_reader_options(source_system) -%}
     {%- set table_name = cdc_identifier(
         name if table_name is none else table_name, 'landed table ' ~ name) -%}
     {%- set relation = schema ~ '.' ~ table_name -%}
-    {%- set files = run_query(
-        'select file_name, column_list, problem from cdc_landed_files('
-        ~ sql_string_literal(location) ~ ', ' ~ sql_string_literal(file_format) ~ ', '
-        ~ sql_string_literal(tojson(options)) ~ ') where is_reference') -%}
+    {%- if references is none -%}
+        {%- set files = run_query(
+            'select file_name, column_list, problem from cdc_landed_files('
+            ~ sql_string_literal(location) ~ ', ' ~ sql_string_literal(file_format) ~ ', '
+            ~ sql_string_literal(tojson(options)) ~ ') where is_reference') -%}
+    {%- else -%}
+        {%- set files = [references[location]] if location in references else [] -%}
+    {%- endif -%}
     {%- if files | length == 0 -%}
         {%- set listed = run_query(
             "select concat(file_name, ': ', coalesce(problem, 'readable')) from cdc_landed_files("

@@ -7,7 +7,8 @@
         topic may be any folder name), GoldenGate's <root>/<trail records>/ and
         <root>/<json messages>/ (each format's <system>_landed_tables()),
         without copying (register_landed_folder: the columns are those of the folder's
-        reference file, CSV read with cdc_landing_reader_options). Rerunnable: existing
+        reference file, CSV read with cdc_landing_reader_options; every folder's reference
+        file found in one query a format, cdc_landed_reference_files). Rerunnable: existing
         registrations are refreshed so appended files are seen; a managed table of the same
         name is never replaced.
         First, in every mode, it checks var cdc_source_systems and var cdc_tables
@@ -33,11 +34,13 @@
                 {#- a format whose folder names need not be identifiers (Kafka topics)
                     names their tables in <system>_landed_table_name(folder) -#}
                 {%- set named = source_system ~ '_landed_table_name' in context -%}
-                {%- for name in landed[source_system]() -%}
+                {%- set names = landed[source_system]() -%}
+                {%- set references = cdc_landed_reference_files(source_system, names) -%}
+                {%- for name in names -%}
                     {%- do register_landed_folder(
                         source_system, schema, name,
                         context[source_system ~ '_landed_table_name'](name)
-                        if named else name) -%}
+                        if named else name, references) -%}
                 {%- endfor -%}
             {%- endif -%}
         {%- endfor -%}

@@ -3,12 +3,21 @@
         body is cdc_nothing_new() (it found nothing to add since its last run) is skipped
         when its table exists and no full refresh is asked for. No statement runs, neither
         its pre- nor post-hooks (the write guard marks nothing, because nothing is
-        written); the run reports it as "nothing new". Everything else is dbt-spark's own
+        written) but, when its inputs changed since they were recorded, the digest of the
+        inputs it is now up to date with (cdc.inputs, cdc_inputs_digest); the run reports
+        it as "nothing new". Everything else is dbt-spark's own
         materialization, unchanged. -#}
     {%- set skip = model['language'] == 'sql'
         and (compiled_code | trim) == (cdc_nothing_new() | trim)
         and not should_full_refresh() -%}
     {%- if skip and load_relation(this) is not none -%}
+        {#- up to date with its inputs as they are now: record their digest, so the next
+            run with the same inputs decides without a query (cdc_inputs_unchanged) -#}
+        {%- set inputs = cdc_inputs_digest() -%}
+        {%- if inputs and cdc_table_property(this, 'cdc.write') == 'finished'
+              and cdc_table_property(this, 'cdc.inputs') != inputs -%}
+            {%- do run_query(cdc_set_table_properties(this, {'cdc.inputs': inputs})) -%}
+        {%- endif -%}
         {%- call noop_statement('main', 'nothing new', 'OK', 0) -%}
             {{ compiled_code }}
         {%- endcall -%}

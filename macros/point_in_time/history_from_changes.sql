@@ -32,15 +32,21 @@
             "{{ cdc_write_finished() }}"
         ]
     ) }}
-    {%- set plan = history_plan(table_name) -%}
+    {#- histories run one after the other (each after the previous configured table's): a
+        rebuild switches the session's partition overwrite mode, which a concurrent
+        insert overwrite would see. Other models run beside them (profile threads). The
+        previous history is an ordering parent, not an input (cdc_inputs_digest). -#}
+    {%- set tables = var('cdc_tables').keys() | sort -%}
+    {%- set position = tables.index(table_name) -%}
+    {%- if position > 0 -%}
+        {{ config(meta={'cdc_order_only_parents': ['dim_' ~ tables[position - 1] ~ '_history']}) }}
+    {%- endif -%}
+    {#- no image written since the last write read them: skipped unread -#}
+    {%- set plan = {'since': 'inputs unchanged', 'new_images': 0} if cdc_inputs_unchanged()
+        else history_plan(table_name) -%}
     {%- if plan.since and plan.new_images == 0 -%}
     {{ cdc_nothing_new() }}
     {%- else -%}
-    {#- histories run one after the other (each after the previous configured table's): a
-        rebuild switches the session's partition overwrite mode, which a concurrent
-        insert overwrite would see. Other models run beside them (profile threads). -#}
-    {%- set tables = var('cdc_tables').keys() | sort -%}
-    {%- set position = tables.index(table_name) -%}
     {%- if position > 0 and model.resource_type == 'model' %}
 -- depends_on: {{ ref('dim_' ~ tables[position - 1] ~ '_history') }}
     {%- endif -%}

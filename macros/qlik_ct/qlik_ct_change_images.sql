@@ -19,6 +19,10 @@
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
     {%- set snapshot_order_key = '0' * 35 -%}
+    {#- nothing staged or landed since the last write read its inputs: skipped unread -#}
+    {%- if cdc_inputs_unchanged() -%}
+        {{ return(cdc_nothing_new()) }}
+    {%- endif -%}
     {%- set watermark = cdc_watermark(ref('stg_qlik_ct__' ~ table_name)) -%}
     {%- set since = watermark.since -%}
     {%- set nothing_new = since and watermark.newer == 0 -%}

@@ -14,12 +14,17 @@
     {%- else -%}
     {{- config(
         pre_hook=["{{ cdc_write_started('loaded_at') }}"],
-        post_hook=["{{ cdc_write_finished() }}"]
+        post_hook=["{{ cdc_write_finished() }}"],
+        meta={'cdc_landed_inputs': {
+            'source_system': 'qlik_ct', 'tables': [table_name ~ '__ct']}}
     ) -}}
     {%- set layout = qlik_ct_layout(table_name) -%}
-    {%- set files_filter = qlik_ct_unstaged_files_filter(table_name, 'landed') -%}
-    {#- files mode, incremental: no readable file left unstaged means nothing to stage -#}
-    {%- if is_incremental() and execute and var('qlik_ct_landing') == 'files'
+    {#- files mode, incremental: the landed folder as it was when the last write read it
+        (cdc_inputs_unchanged), or no readable file left unstaged, means nothing to stage -#}
+    {%- set unchanged = var('qlik_ct_landing') == 'files' and cdc_inputs_unchanged() -%}
+    {%- set files_filter = 'false' if unchanged
+        else qlik_ct_unstaged_files_filter(table_name, 'landed') -%}
+    {%- if unchanged or is_incremental() and execute and var('qlik_ct_landing') == 'files'
           and run_query(
             'select 1 from ' ~ source('qlik_ct', table_name ~ '__ct') ~ ' as landed where '
             ~ files_filter ~ ' limit 1').rows | length == 0 -%}

@@ -8,7 +8,9 @@
     {%- if table_name not in cdc_tables_of('qlik_ct') -%}
         {{ config(enabled=false) }}
     {%- else -%}
-    {{- config(materialized='view') -}}
+    {{- config(materialized='view',
+        meta={'cdc_landed_inputs': {
+            'source_system': 'qlik_ct', 'tables': [table_name]}}) -}}
     {%- set layout = qlik_ct_layout(table_name) -%}
     {%- set baseline = source('qlik_ct', table_name) %}
 

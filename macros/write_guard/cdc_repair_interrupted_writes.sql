@@ -35,7 +35,9 @@
                     {%- do run_query(cdc_set_table_properties(relation, {'cdc.write': 'repairing'})) -%}
                 {%- endif -%}
                 {%- do run_query('insert overwrite table ' ~ relation ~ ' select * from ' ~ copy) -%}
-                {%- do run_query(cdc_set_table_properties(relation, {'cdc.write': 'finished'})) -%}
+                {%- do run_query(cdc_set_table_properties(relation, {
+                    'cdc.write': 'finished', 'cdc.written': 'repaired ' ~ invocation_id,
+                    'cdc.inputs': ''})) -%}
                 {%- do run_query('drop table if exists ' ~ copy) -%}
             {%- endif -%}
         {%- endfor -%}

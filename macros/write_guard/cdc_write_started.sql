@@ -3,12 +3,15 @@
         overwrite): records in the table's properties that a write has begun, and, for an
         append, the newest `mark_column` value before it. If the process dies before
         cdc_write_finished, the next run sees it: cdc_repair_interrupted_writes (on-run-start)
-        takes an append back to the mark, history_plan rebuilds a history. A first build
-        (no table yet) records nothing. -#}
+        takes an append back to the mark, history_plan rebuilds a history. It also clears
+        the record of the last write and of the inputs it read (cdc.written, cdc.inputs:
+        see cdc_write_finished), so nothing downstream or in this model takes the table
+        for unchanged while the write is open. A first build (no table yet) records
+        nothing. -#}
     {%- if execute and model.resource_type == 'model' -%}
         {%- set existing = adapter.get_relation(this.database, this.schema, this.identifier) -%}
         {%- if existing is not none -%}
-            {%- set properties = {'cdc.write': 'started'} -%}
+            {%- set properties = {'cdc.write': 'started', 'cdc.written': '', 'cdc.inputs': ''} -%}
             {%- if mark_column -%}
                 {%- set mark = run_query(
                     'select cast(max(' ~ mark_column ~ ') as string) from ' ~ this

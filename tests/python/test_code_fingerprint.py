@@ -1,6 +1,7 @@
-"""The code fingerprint that lets a run keep an unchanged view (python_udfs/code_fingerprint.py,
-macros/materializations/view.sql): it follows every file a view's definition or its hooks
-can depend on, and nothing else (no Spark, under a second)."""
+"""The code fingerprint that lets a run keep an unchanged view or table
+(python_udfs/code_fingerprint.py, macros/materializations/): it follows every file a
+definition, its hooks or the UDFs it calls can depend on, and nothing else (no Spark, under
+a second)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,21 @@ def test_it_is_set_where_the_materialization_reads_it(
 
     assert os.environ[ENV_NAME] == code_fingerprint(project, ["run"])
     assert len(os.environ[ENV_NAME]) == 32
+
+
+def test_a_change_to_a_python_udf_changes_it(
+    project: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table that calls a UDF is kept only while the UDFs' source is what it was."""
+    import python_udfs.code_fingerprint as module
+
+    package = tmp_path_factory.mktemp("python_udfs")
+    (package / "udf.py").write_text("def f(x):\n    return x\n")
+    monkeypatch.setattr(module, "_UDF_PACKAGE", package)
+    before = code_fingerprint(project, ["run"])
+    assert code_fingerprint(project, ["run"]) == before
+    (package / "udf.py").write_text("def f(x):\n    return x + 1\n")
+    assert code_fingerprint(project, ["run"]) != before
+    (package / "udf.py").write_text("def f(x):\n    return x\n")
+    (package / "cache.pyc").write_bytes(b"\0compiled")
+    assert code_fingerprint(project, ["run"]) == before

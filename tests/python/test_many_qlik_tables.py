@@ -1,8 +1,11 @@
 """Twelve Qlik change tables on the embedded Derby metastore: every model builds, with every
 table's rows in the change log and the quarantine; a second run with nothing new landed
-skips every incremental model, keeps every view and changes no table; a third run after a
-change to the project's code creates every view again; the transaction-consistent as-of
-functions agree with the plain ones.
+skips every incremental model and keeps every view and every table but the landed-file
+list, changing none of them; a third run after a change to the project's code creates every
+view and table again; a fourth run after one table landed a new change writes that table's
+chain (and the shared log and quarantine) and leaves every other table's alone, reading
+nothing of theirs (macros/inputs/); the transaction-consistent as-of functions agree with
+the plain ones.
 
 Derby keeps a view's SQL text in at most 32,700 characters. The Qlik union views
 (int_qlik_ct__changes_canonical, int_qlik_ct__rows_quarantined) used to hold each table's
@@ -25,6 +28,7 @@ import pytest
 
 from cdc_simulator import tiny_qlik_tables
 from cdc_simulator.project_copy import project_with_tables
+from cdc_simulator.qlik_ct import write_parquet
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
@@ -39,6 +43,10 @@ UNION_VIEWS = ("int_qlik_ct__changes_canonical", "int_qlik_ct__rows_quarantined"
 # incremental models a run with nothing new skips (cdc_nothing_new), per table and shared
 SKIPPED_PER_TABLE = ("stg_qlik_ct__{}", "int_{}__change_images", "dim_{}_history")
 SKIPPED_SHARED = ("int_qlik_ct__changes_logged",)
+# the table that lands one more change (change 40: key 2's name Bea -> Cy) before the
+# fourth run; not one of the tables test_consistent_as_of_agrees_with_as_of checks
+LATE = SPECS[3]
+LATE_ROW = (2, "Cy", *tiny_qlik_tables.INSERTED_ROW[2:])
 
 
 def table_fingerprints(spark: Any) -> dict[str, tuple[int, int]]:
@@ -57,10 +65,11 @@ def table_fingerprints(spark: Any) -> dict[str, tuple[int, int]]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> Any:
-    """Three runs of every model: the first builds, the second finds nothing new, the third
-    follows a change to a macro of the project copy (a comment appended). Returns the
-    session, the second run's results, the tables' fingerprints before and after it, and
-    the third run's results."""
+    """Four runs of every model: the first builds, the second finds nothing new, the third
+    follows a change to a macro of the project copy (a comment appended), the fourth a new
+    change landed for one table (LATE). Returns the session, the second run's results, the
+    tables' fingerprints before and after it, the third run's results, the run arguments
+    and the fourth run's results."""
     work = tmp_path_factory.mktemp("many_qlik_tables")
     project = project_with_tables(work / "project", TABLES)
     root = work / "landing"
@@ -82,7 +91,14 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
     macro = project / "macros" / "point_in_time" / "point_in_time.sql"
     macro.write_text(macro.read_text() + "\n{# a change to the project's code #}\n")
     third = run_dbt(["run"], **arguments)
-    return spark, second, before, after, third, arguments
+    index = SPECS.index(LATE)
+    late_rows = [
+        tiny_qlik_tables.ct_row(LATE, index, 40, "B", tiny_qlik_tables.UPDATED_ROW),
+        tiny_qlik_tables.ct_row(LATE, index, 40, "U", LATE_ROW),
+    ]
+    write_parquet(root, {LATE.name: late_rows}, tables=[LATE])
+    fourth = run_dbt(["run"], **arguments)
+    return spark, second, before, after, third, arguments, fourth
 
 
 def model_messages(results: Any, materialized: str | None = None) -> dict[str, str]:
@@ -118,8 +134,9 @@ def test_every_table_reaches_the_change_log(built: Any) -> None:
         ],
         key=repr,
     )
+    late = sorted([*expected, ("U", False, "id=2", "Cy", "Bea")], key=repr)
     assert {table: sorted(found, key=repr) for table, found in by_table.items()} == {
-        spec.name: expected for spec in SPECS
+        spec.name: late if spec is LATE else expected for spec in SPECS
     }
 
 
@@ -157,8 +174,44 @@ def test_a_run_with_nothing_new_skips_every_incremental_model(built: Any) -> Non
     expected = [name.format(spec.name) for spec in SPECS for name in SKIPPED_PER_TABLE]
     expected += SKIPPED_SHARED
     assert {name: messages[name] for name in expected} == dict.fromkeys(expected, "nothing new")
-    # the tables still run: the current state and quarantine are rebuilt
-    assert messages["fct_cdc_quarantine"] != "nothing new"
+
+
+def test_a_run_with_nothing_new_keeps_every_table_but_the_file_list(built: Any) -> None:
+    """The current states and the quarantine read what they read in the first run
+    (macros/materializations/table.sql); the landed-file list is listed again, as every
+    run must, and written with the same rows it found."""
+    tables = model_messages(built[1], "table")
+    assert len(tables) == TABLE_COUNT + 2
+    assert tables.pop("stg_qlik_ct__landed_files") != "unchanged"
+    assert tables == dict.fromkeys(tables, "unchanged")
+
+
+def test_a_new_change_of_one_table_runs_that_table_alone(built: Any) -> None:
+    """LATE landed a file: its staging, images and history write and its current state is
+    rebuilt, and so are the log and the quarantine that every table feeds; every other
+    table's models find nothing new or are kept, decided without a query of their own."""
+    messages = model_messages(built[6])
+    late = {name.format(LATE.name) for name in (*SKIPPED_PER_TABLE, "dim_{}_current")} | {
+        "int_qlik_ct__changes_logged",
+        "fct_cdc_quarantine",
+        "stg_qlik_ct__landed_files",
+    }
+    assert {
+        name: messages[name] for name in late if messages[name] in ("nothing new", "unchanged")
+    } == {}
+    others = {
+        name.format(spec.name)
+        for spec in SPECS
+        if spec is not LATE
+        for name in (*SKIPPED_PER_TABLE, "dim_{}_current")
+    }
+    assert {name: messages[name] for name in others} == {
+        name: "unchanged" if name.endswith("_current") else "nothing new" for name in others
+    }
+    current = (
+        built[0].sql(f"select pk_string, name from {SCHEMA}.dim_{LATE.name}_current").collect()
+    )
+    assert sorted(tuple(row) for row in current) == [("id=1", "Al"), ("id=2", "Cy")]
 
 
 def test_a_run_with_nothing_new_keeps_every_view(built: Any) -> None:
@@ -176,19 +229,22 @@ def test_a_change_to_the_code_creates_every_view_again(built: Any) -> None:
     views = model_messages(built[4], "view")
     assert len(views) == 6 * TABLE_COUNT + 4
     assert "unchanged" not in views.values()
+    tables = model_messages(built[4], "table")
+    assert "unchanged" not in tables.values()
     incremental = model_messages(built[4], "incremental")
     assert incremental == dict.fromkeys(incremental, "nothing new")
 
 
 def test_a_run_with_nothing_new_changes_no_table(built: Any) -> None:
-    _, _, before, after, _, _ = built
+    _, _, before, after, *_ = built
     assert all(rows > 0 for rows, _ in before.values()), before
     assert after == before
 
 
 def test_the_log_table_holds_every_logged_change_once(built: Any) -> None:
-    """Two changes a table (the insert at change 10, the update at change 20): not the
-    B rows, not the orphan B of change 30; no transaction end and no incomplete
+    """Two changes a table (the insert at change 10, the update at change 20), and LATE's
+    update at change 40: not the B rows, not the orphan B of change 30; no transaction end
+    and no incomplete
     transaction, which is what the consistent as-of functions read from it."""
     rows = (
         built[0]
@@ -199,7 +255,7 @@ def test_the_log_table_holds_every_logged_change_once(built: Any) -> None:
         )
         .collect()
     )
-    assert len(rows) == 2 * TABLE_COUNT
+    assert len(rows) == 2 * TABLE_COUNT + 1
     assert len({row.order_key for row in rows}) == len(rows)
     assert {row.source_table for row in rows} == {spec.name for spec in SPECS}
     assert {(row.txn_last, row[3]) for row in rows} == {(None, False)}
@@ -248,7 +304,7 @@ def test_the_image_tests_catch_a_drifted_table(built: Any, run_dbt: Any) -> None
     the image layout contract (column_contract with cdc_table_image_columns) and the key
     test (primary_key) of int_<table>__change_images each fail with one row; the other
     tables' pass."""
-    spark, *_, arguments = built
+    spark, arguments = built[0], built[5]
     table = f"{SCHEMA}.int_table_005__change_images"
     spark.sql(f"alter table {table} add columns (drifted string)")
     spark.sql(f"insert into {table} select * from {table} where not is_before_image limit 1")

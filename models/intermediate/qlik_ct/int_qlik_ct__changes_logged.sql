@@ -32,7 +32,9 @@
 -- depends_on: {{ ref('stg_qlik_ct__' ~ table_name) }}
     {%- endfor -%}
 {%- endif -%}
-{%- set tables = qlik_ct_tables_to_log() -%}
+{#- no table staged or landed since the last write read them: skipped unread
+    (cdc_inputs_unchanged) #}
+{%- set tables = [] if cdc_inputs_unchanged() else qlik_ct_tables_to_log() -%}
 {%- if tables | length == 0 -%}
 {{ cdc_nothing_new() }}
 {%- else %}

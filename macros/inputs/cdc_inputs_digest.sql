@@ -1,0 +1,102 @@
+{% macro cdc_inputs_digest() %}
+    {#- An MD5 of what the model being built reads, as of now, or none when that cannot be
+        told without reading it. Its ancestors, walked through views to the first table on
+        each path:
+        - a table or incremental model: the id of its last write (cdc_written_id; none
+          when it has no record);
+        - a seed: the seed file's checksum; a source that is one of our seeds (the shipped
+          samples), the same;
+        - a node that declares the landed tables it reads (config meta cdc_landed_inputs:
+          {'source_system': s, 'tables': [landed names]}, the formats' staging of landed
+          files): in files mode, those tables' folders by every file's path, modification
+          time, size and problem (cdc_landed_files_listing), in place of its sources of s
+          and of stg_<s>__landed_files;
+        - any other source (a table registered by the user, a landed folder read whole):
+          none, the content cannot be told.
+        Equal digests mean the model would read the same rows as when it recorded the
+        digest (cdc.inputs: cdc_write_finished, the table materialization), so a model
+        whose inputs are unchanged has nothing new (cdc_inputs_unchanged). -#}
+    {%- if not execute or model.resource_type != 'model' -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set parts = [] -%}
+    {%- set seen = {} -%}
+    {%- set state = namespace(known=true, seeds=none) -%}
+    {%- set walk = namespace(level=cdc_inputs_parents(model, parts)) -%}
+    {%- for _ in range(200) if walk.level and state.known -%}
+        {%- set above = [] -%}
+        {%- for unique_id in walk.level if unique_id not in seen and state.known -%}
+            {%- do seen.update({unique_id: true}) -%}
+            {%- if unique_id.startswith('model.') -%}
+                {%- set node = graph.nodes[unique_id] -%}
+                {%- if node.config.materialized in ['view', 'ephemeral'] -%}
+                    {%- do above.extend(cdc_inputs_parents(node, parts)) -%}
+                {%- else -%}
+                    {%- set written = cdc_written_id(api.Relation.create(
+                        database=node.database, schema=node.schema, identifier=node.alias)) -%}
+                    {%- if written -%}
+                        {%- do parts.append(unique_id ~ ' written ' ~ written) -%}
+                    {%- else -%}
+                        {%- set state.known = false -%}
+                    {%- endif -%}
+                {%- endif -%}
+            {%- elif unique_id.startswith('seed.') -%}
+                {%- do parts.append(unique_id ~ ' seed ' ~ graph.nodes[unique_id].checksum.checksum) -%}
+            {%- elif unique_id.startswith('source.') -%}
+                {%- if state.seeds is none -%}
+                    {%- set state.seeds = {} -%}
+                    {%- for seed in graph.nodes.values() if seed.resource_type == 'seed' -%}
+                        {%- do state.seeds.update({(seed.schema ~ '.' ~ seed.alias) | lower: seed.checksum.checksum}) -%}
+                    {%- endfor -%}
+                {%- endif -%}
+                {%- set source = graph.sources[unique_id] -%}
+                {%- set name = (source.schema ~ '.' ~ source.identifier) | lower -%}
+                {%- if name in state.seeds -%}
+                    {%- do parts.append(unique_id ~ ' seed ' ~ state.seeds[name]) -%}
+                {%- else -%}
+                    {%- set state.known = false -%}
+                {%- endif -%}
+            {%- else -%}
+                {%- set state.known = false -%}
+            {%- endif -%}
+        {%- endfor -%}
+        {%- set walk.level = above -%}
+    {%- endfor -%}
+    {#- no parent at all: what it reads is not in the graph (a table function over the
+        file system, a relation named in its SQL), so it cannot be told -#}
+    {%- if not state.known or walk.level or not parts -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {{ return(local_md5(parts | sort | join('\n'))) }}
+{% endmacro %}
+
+{% macro cdc_inputs_parents(node, parts) %}
+    {#- The parents cdc_inputs_digest walks on from `node`: all of them but those it names
+        as ordering parents only (config meta cdc_order_only_parents: the previous history,
+        history_from_changes), and for a node that declares its landed tables (config meta cdc_landed_inputs) in files mode, whose sources
+        of that format and whose stg_<system>__landed_files are replaced by the declared
+        tables' folder digests, added to `parts`. -#}
+    {%- set parents = [] -%}
+    {%- for unique_id in node.depends_on.nodes
+          if unique_id.split('.')[-1] not in (node.config.get('meta') or {}).get('cdc_order_only_parents', []) -%}
+        {%- do parents.append(unique_id) -%}
+    {%- endfor -%}
+    {%- set declared = (node.config.get('meta') or {}).get('cdc_landed_inputs') -%}
+    {%- if declared and var(declared.source_system ~ '_landing', '') == 'files' -%}
+        {%- set system = declared.source_system -%}
+        {%- set listing = cdc_landed_files_listing(system) -%}
+        {%- for landed in declared.tables -%}
+            {%- do parts.append('landed ' ~ system ~ ' ' ~ landed ~ ' '
+                ~ listing.get(landed, {}).get('digest', 'no file')) -%}
+        {%- endfor -%}
+        {%- set kept = [] -%}
+        {%- for unique_id in parents
+              if not unique_id.endswith('.stg_' ~ system ~ '__landed_files')
+              and not (unique_id.startswith('source.')
+                       and graph.sources[unique_id].source_name == system) -%}
+            {%- do kept.append(unique_id) -%}
+        {%- endfor -%}
+        {{ return(kept) }}
+    {%- endif -%}
+    {{ return(parents) }}
+{% endmacro %}

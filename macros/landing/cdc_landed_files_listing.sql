@@ -1,0 +1,39 @@
+{% macro cdc_landed_files_listing(source_system) %}
+    {#- What stg_<source_system>__landed_files found this run, per landed table:
+        {landed: {'readable': [file names it found readable, sorted],
+                  'digest': an MD5 of every file of the table's folder, readable or not,
+                            by path, modification time, size and problem}}.
+        One query a run per format: the first model that asks reads the whole list (built
+        earlier in the run: every caller refs it) into a memo that the invocation's other
+        models share (dbt gives every node the same `graph`; a new invocation parses a
+        new one). Readers: cdc_landing_files_filter (which files a model reads) and
+        cdc_inputs_digest (has a table's landed folder changed since a model read it). -#}
+    {%- set memo = graph.get('cdc_landed_files_listing') -%}
+    {%- if memo is none -%}
+        {%- set memo = {} -%}
+        {%- do graph.update({'cdc_landed_files_listing': memo}) -%}
+    {%- endif -%}
+    {%- if source_system not in memo -%}
+        {%- set files = {} -%}
+        {%- for row in run_query(
+            'select landed_table, file_name, is_read, to_json(named_struct('
+            ~ '\'path\', file_path, \'modified_at\', cast(modified_at as string),'
+            ~ ' \'size\', size_bytes, \'problem\', problem)) as facts'
+            ~ ' from ' ~ ref('stg_' ~ source_system ~ '__landed_files')
+            ~ ' where landed_table is not null order by landed_table, file_name') -%}
+            {%- set table = files.setdefault(row[0], {'readable': [], 'facts': []}) -%}
+            {%- if row[2] -%}
+                {%- do table.readable.append(row[1]) -%}
+            {%- endif -%}
+            {%- do table.facts.append(row[3]) -%}
+        {%- endfor -%}
+        {%- set by_table = {} -%}
+        {%- for landed, table in files.items() -%}
+            {%- do by_table.update({landed: {
+                'readable': table.readable,
+                'digest': local_md5(table.facts | sort | join('\n\x00\n'))}}) -%}
+        {%- endfor -%}
+        {%- do memo.update({source_system: by_table}) -%}
+    {%- endif -%}
+    {{ return(memo[source_system]) }}
+{% endmacro %}

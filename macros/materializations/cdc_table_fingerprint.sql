@@ -1,0 +1,21 @@
+{% macro cdc_table_fingerprint() %}
+    {#- The fingerprint of the table being materialized, or none (build it): an MD5 of the
+        project's code (the environment variable CDC_CODE_FINGERPRINT that cdc-dbt sets;
+        none without it), the table's compiled SQL and its hooks (unrendered), and the
+        digest of what it reads (cdc_inputs_digest; none when that cannot be told, e.g. a
+        table over a landed folder read whole). None for a table written by content (config
+        meta cdc_written_by_content: the landed-file lists, which read the file system
+        through a table function, so every run lists it again). Equal fingerprints: the same SQL over the
+        same rows, so the table holds what a rebuild would write. -#}
+    {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
+    {%- set written_by_content = (config.get('meta') or {}).get('cdc_written_by_content', false) -%}
+    {%- set inputs = cdc_inputs_digest() if code and not written_by_content else none -%}
+    {%- if not inputs -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set parts = [code, compiled_code, inputs] -%}
+    {%- for hook in pre_hooks + post_hooks -%}
+        {%- do parts.append(hook.sql) -%}
+    {%- endfor -%}
+    {{ return(local_md5(parts | join('\n\x00\n'))) }}
+{% endmacro %}
