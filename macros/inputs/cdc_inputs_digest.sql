@@ -71,16 +71,11 @@
 {% endmacro %}
 
 {% macro cdc_inputs_parents(node, parts) %}
-    {#- The parents cdc_inputs_digest walks on from `node`: all of them but those it names
-        as ordering parents only (config meta cdc_order_only_parents: the previous history,
-        history_from_changes), and for a node that declares its landed tables (config meta cdc_landed_inputs) in files mode, whose sources
+    {#- The parents cdc_inputs_digest walks on from `node`: all of them, but for a node that
+        declares its landed tables (config meta cdc_landed_inputs) in files mode, whose sources
         of that format and whose stg_<system>__landed_files are replaced by the declared
         tables' folder digests, added to `parts`. -#}
-    {%- set parents = [] -%}
-    {%- for unique_id in node.depends_on.nodes
-          if unique_id.split('.')[-1] not in (node.config.get('meta') or {}).get('cdc_order_only_parents', []) -%}
-        {%- do parents.append(unique_id) -%}
-    {%- endfor -%}
+    {%- set parents = node.depends_on.nodes -%}
     {%- set declared = (node.config.get('meta') or {}).get('cdc_landed_inputs') -%}
     {%- if declared and var(declared.source_system ~ '_landing', '') == 'files' -%}
         {%- set system = declared.source_system -%}

@@ -27,28 +27,19 @@
         partition_by=['valid_to_bucket'],
         on_schema_change='fail',
         pre_hook=["{{ cdc_write_started() }}", hook],
-        post_hook=[
-            'set spark.sql.sources.partitionOverwriteMode = DYNAMIC',
-            "{{ cdc_write_finished() }}"
-        ]
+        post_hook=["{{ cdc_write_finished() }}"]
     ) }}
-    {#- histories run one after the other (each after the previous configured table's): a
-        rebuild switches the session's partition overwrite mode, which a concurrent
-        insert overwrite would see. Other models run beside them (profile threads). The
-        previous history is an ordering parent, not an input (cdc_inputs_digest). -#}
-    {%- set tables = var('cdc_tables').keys() | sort -%}
-    {%- set position = tables.index(table_name) -%}
-    {%- if position > 0 -%}
-        {{ config(meta={'cdc_order_only_parents': ['dim_' ~ tables[position - 1] ~ '_history']}) }}
-    {%- endif -%}
     {#- no image written since the last write read them: skipped unread -#}
     {%- set plan = {'since': 'inputs unchanged', 'new_images': 0} if cdc_inputs_unchanged()
         else history_plan(table_name) -%}
     {%- if plan.since and plan.new_images == 0 -%}
     {{ cdc_nothing_new() }}
     {%- else -%}
-    {%- if position > 0 and model.resource_type == 'model' %}
--- depends_on: {{ ref('dim_' ~ tables[position - 1] ~ '_history') }}
+    {#- the plan, for this model's pre-hook (history_reset: the partition overwrite mode),
+        which dbt renders later in the same invocation -#}
+    {%- if execute -%}
+        {%- do graph.setdefault('cdc_history_plans', {}).update(
+            {model.unique_id: 'increment' if plan.since else 'rebuild'}) -%}
     {%- endif -%}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set bucket_length = var('history_bucket_length', 8) | int %}

@@ -1,13 +1,18 @@
 {% macro history_reset() %}
-    {#- Pre-hook of dim_<table>_history. dbt-spark's insert_overwrite sets dynamic partition
-        overwrite, which replaces only the partitions the query writes. When this run rebuilds
-        an existing history (history_plan found no increment; the compiled SQL says so), switch
-        to static mode, so that the same insert replaces every partition in one statement: no
-        bucket keeps stale versions, and a failed rebuild leaves the old history in place. The
-        post-hook switches back. -#}
-    {%- if execute and model.resource_type == 'model' and is_incremental()
-          and '-- history_plan: rebuild' in (sql or '') -%}
-        set spark.sql.sources.partitionOverwriteMode = STATIC
+    {#- Pre-hook of dim_<table>_history: the partition overwrite mode of this run's write
+        (cdc_partition_overwrite_mode), from the plan history_from_changes recorded for the
+        model when it compiled (history_plan, in the invocation's memo): a rebuild of an
+        existing history replaces every partition in one statement ('STATIC': no bucket
+        keeps stale versions, and a failed rebuild leaves the old history in place); an
+        increment only the partitions it writes ('DYNAMIC'). -#}
+    {%- if execute and model.resource_type == 'model' -%}
+        {%- set plans = graph.get('cdc_history_plans', {}) -%}
+        {%- if model.unique_id not in plans -%}
+            {{ exceptions.raise_compiler_error(
+                'history_reset: no history plan recorded for ' ~ model.unique_id
+                ~ ' (history_from_changes records it when the model compiles)') }}
+        {%- endif -%}
+        {{ cdc_partition_overwrite_mode('STATIC' if plans[model.unique_id] == 'rebuild' else 'DYNAMIC') }}
     {%- else -%}
         select 1 as history_kept
     {%- endif -%}

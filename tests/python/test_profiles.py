@@ -1,10 +1,12 @@
 """The shipped profile must leave the session's partition overwrite mode alone.
 
 dbt-spark's session cursor re-applies a target's `server_side_parameters` (builder
-`.config(...).getOrCreate()`) before every statement. A profile that sets
-`spark.sql.sources.partitionOverwriteMode` therefore undoes the static mode that
-`history_reset` switches a history rebuild to, and the rebuild silently becomes a dynamic
-overwrite that keeps stale buckets.
+`.config(...).getOrCreate()`) before every statement. The project's own partition
+overwrites (the histories, the Qlik change log) set the mode as their table's option
+(`cdc_partition_overwrite_mode`), which Spark reads before the session's; but an
+`insert_overwrite` model a user adds gets the session's, and a profile that sets
+`spark.sql.sources.partitionOverwriteMode` would silently turn its dynamic overwrite into a
+static one that empties every other partition.
 """
 
 from pathlib import Path

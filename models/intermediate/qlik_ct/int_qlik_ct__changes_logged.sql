@@ -5,7 +5,10 @@
         incremental_strategy='insert_overwrite',
         partition_by=['source_table'],
         on_schema_change='fail',
-        pre_hook=["{{ cdc_write_started() }}"],
+        pre_hook=[
+            "{{ cdc_write_started() }}",
+            "{{ cdc_partition_overwrite_mode('DYNAMIC') }}"
+        ],
         post_hook=["{{ cdc_write_finished() }}"]
     )
 }}
