@@ -21,7 +21,7 @@
     {%- endif -%}
     {%- set parts = [] -%}
     {%- set seen = {} -%}
-    {%- set state = namespace(known=true, seeds=none) -%}
+    {%- set state = namespace(known=true) -%}
     {%- set walk = namespace(level=cdc_inputs_parents(model, parts)) -%}
     {%- for _ in range(200) if walk.level and state.known -%}
         {%- set above = [] -%}
@@ -43,16 +43,9 @@
             {%- elif unique_id.startswith('seed.') -%}
                 {%- do parts.append(unique_id ~ ' seed ' ~ graph.nodes[unique_id].checksum.checksum) -%}
             {%- elif unique_id.startswith('source.') -%}
-                {%- if state.seeds is none -%}
-                    {%- set state.seeds = {} -%}
-                    {%- for seed in graph.nodes.values() if seed.resource_type == 'seed' -%}
-                        {%- do state.seeds.update({(seed.schema ~ '.' ~ seed.alias) | lower: seed.checksum.checksum}) -%}
-                    {%- endfor -%}
-                {%- endif -%}
-                {%- set source = graph.sources[unique_id] -%}
-                {%- set name = (source.schema ~ '.' ~ source.identifier) | lower -%}
-                {%- if name in state.seeds -%}
-                    {%- do parts.append(unique_id ~ ' seed ' ~ state.seeds[name]) -%}
+                {%- set checksum = cdc_seed_checksum_of_source(graph.sources[unique_id]) -%}
+                {%- if checksum -%}
+                    {%- do parts.append(unique_id ~ ' seed ' ~ checksum) -%}
                 {%- else -%}
                     {%- set state.known = false -%}
                 {%- endif -%}

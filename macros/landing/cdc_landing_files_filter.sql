@@ -5,7 +5,7 @@
         a truncated or mistyped file can never fail the query). Elsewhere: true. Calls ref()
         outside `execute` so dbt builds the file list first; the list is read once a run
         for all of a format's landed tables (cdc_landed_files_listing). -#}
-    {%- set files_model = ref('stg_' ~ source_system ~ '__landed_files') -%}
+    {%- do ref('stg_' ~ source_system ~ '__landed_files') -%}
     {%- if var(source_system ~ '_landing') != 'files' -%}
         {{ return('true') }}
     {%- endif -%}

@@ -28,16 +28,11 @@
         {%- endfor -%}
         {%- set walk.level = above -%}
     {%- endfor -%}
-    {%- set seeds = {} -%}
-    {%- for unique_id in seen if unique_id.startswith('seed.') -%}
-        {%- set seed = graph.nodes[unique_id] -%}
-        {%- do seeds.update({(seed.schema ~ '.' ~ seed.alias) | lower: seed.checksum.checksum}) -%}
-    {%- endfor -%}
     {%- for unique_id in seen | sort if unique_id.startswith('source.') -%}
         {%- set source = graph.sources[unique_id] -%}
-        {%- set name = (source.schema ~ '.' ~ source.identifier) | lower -%}
-        {%- if name in seeds -%}
-            {%- do parts.append(unique_id ~ ' seed ' ~ seeds[name]) -%}
+        {%- set checksum = cdc_seed_checksum_of_source(source) -%}
+        {%- if checksum -%}
+            {%- do parts.append(unique_id ~ ' seed ' ~ checksum) -%}
         {%- else -%}
             {%- set relation = adapter.get_relation(
                 database=source.database, schema=source.schema, identifier=source.identifier) -%}

@@ -8,9 +8,10 @@
         no new image is a TRUNCATE or lies at or before its key's current version (or, when
         versions absorb states in place, at or before its key's newest folded image), and its
         last write finished (a run killed during a partition overwrite leaves 'started',
-        see cdc_write_started). The
-        model's SQL records the decision in a comment that history_reset reads, so the plan
-        is computed once per run. -#}
+        see cdc_write_started). It
+        is computed once per run, when the model compiles; history_from_changes records the
+        decision in the invocation's memo for its pre-hook (history_reset) and, for readers
+        of the compiled SQL, in a comment. -#}
     {%- set plan = {'since': none, 'has_truncates': true} -%}
     {#- unit tests build from fixtures: always the whole history -#}
     {#- a write that began and never finished (cdc_write_started) left the partitions
