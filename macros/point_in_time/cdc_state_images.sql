@@ -30,10 +30,14 @@
         (same change_id, the old key's tombstone) ends the old key's generation and the U
         starts the new key's, and both generations are one lineage, so a column the U's image
         lacks keeps the old key's value. Lineages follow chains of key moves (A to B to C)
-        through a recursive CTE over the key moves alone; a chain longer than the session's
-        spark.sql.cteRecursionLevelLimit (profiles.yml) stops the query with an
-        error rather than cutting it. The window then runs per lineage instead of per
-        generation.
+        back to the generation they start from, over the key moves alone, by pointer
+        doubling: step k knows each generation's ancestor 2^k moves back, so
+        var('key_move_chain_limit') (default 64, rounded up to a power of two) takes
+        log2 of it steps; a longer chain stops the query with an error naming the key and
+        the var, rather than cutting it. Unrolled steps, not a recursive CTE: Spark runs a
+        recursive CTE as a loop of jobs, 3 to 4 s for every evaluation of a point in time
+        even with one key move (BENCHMARKS.md section 13). The window then runs per lineage
+        instead of per generation.
     -#}
     {%- if images is none or images == '' -%}
         {{ exceptions.raise_compiler_error("cdc_state_images: images (a CTE name) is required") }}
@@ -50,10 +54,27 @@
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set ignore_null = cdc_history_options(table_name, columns).ignore_null -%}
     {#- the query is indented to stand as a CTE body: `    {{ cdc_state_images(...) }}` -#}
+    {%- set chain_limit = var('key_move_chain_limit', 64) -%}
+    {%- if chain_limit is boolean or chain_limit is not number
+           or chain_limit != chain_limit | int or chain_limit < 1 -%}
+        {{ exceptions.raise_compiler_error(
+            "cdc_state_images: var key_move_chain_limit must be a whole number of at least 1,"
+            ~ " got "
+            ~ chain_limit) }}
+    {%- endif -%}
+    {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
+    {%- set steps = [0] -%}
+    {%- for _ in range(64) -%}
+        {%- if 2 ** steps[0] < chain_limit -%}
+            {%- do steps.append(steps.pop() + 1) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set steps = steps[0] -%}
+    {%- set followed = 2 ** steps -%}
     {%- if images_complete and not ignore_null -%}
     select * from {{ images }}
     {%- else -%}
-    with recursive
+    with
 
     generations as (
 
@@ -88,21 +109,85 @@
 
     ),
 
-    lineages (generation, lineage) as (
+    {# Each moved-to generation's lineage, by pointer doubling: ancestors_<k> holds, per
+        generation with a predecessor (node), its ancestor 2^k moves back or, if the chain
+        is shorter, the generation it starts from (up). A step reads the step before once
+        (a generation's row and, through `inline`, a row at its ancestor, partitioned by
+        generation): a join of a step with itself would copy the plan of every step
+        before it, and of the images, into the query. #}
+    ancestors_0 as (
 
-        select distinct
-            key_moves.predecessor,
-            key_moves.predecessor
-        from key_moves
-        left anti join key_moves as moves_into
-            on key_moves.predecessor = moves_into.generation
-        union all
         select
-            key_moves.generation,
-            lineages.lineage
+            key_moves.generation as node,
+            key_moves.predecessor as up
         from key_moves
-        inner join lineages
-            on key_moves.predecessor = lineages.generation
+
+    ),
+    {%- for step in range(1, steps + 2) %}
+
+    {# step {{ step }}: each node's ancestor's ancestor (up_of_up: NULL where the ancestor
+        starts its chain, having no row of its own){{
+        ', then what remains beyond the limit' if step > steps else '' }} #}
+    hops_{{ step }} as (
+
+        select
+            hop.node,
+            hop.up,
+            hop.is_pointer,
+            max(case when not hop.is_pointer then hop.up end) over (
+                partition by hop.at
+            ) as up_of_up
+        from ancestors_{{ step - 1 }}
+        lateral view inline(array(
+            named_struct(
+                'at', ancestors_{{ step - 1 }}.node,
+                'node', ancestors_{{ step - 1 }}.node,
+                'up', ancestors_{{ step - 1 }}.up,
+                'is_pointer', false
+            ),
+            named_struct(
+                'at', ancestors_{{ step - 1 }}.up,
+                'node', ancestors_{{ step - 1 }}.node,
+                'up', ancestors_{{ step - 1 }}.up,
+                'is_pointer', true
+            )
+        )) hop
+
+    ),
+    {%- if step <= steps %}
+
+    ancestors_{{ step }} as (
+
+        select
+            hops_{{ step }}.node,
+            coalesce(hops_{{ step }}.up_of_up, hops_{{ step }}.up) as up
+        from hops_{{ step }}
+        where hops_{{ step }}.is_pointer
+
+    ),
+    {%- endif %}
+    {%- endfor %}
+
+    lineages as (
+
+        {#- after the last step every node's up starts its chain, unless the chain is
+            longer than 2^steps moves #}
+        select
+            hops_{{ steps + 1 }}.node as generation,
+            case
+                when hops_{{ steps + 1 }}.up_of_up is null
+                    then hops_{{ steps + 1 }}.up
+                else raise_error(concat(
+                    {{ sql_string_literal(
+                        table_name ~ ': more than ' ~ followed ~ ' key moves in a'
+                        ~ ' row (key updates, each continuing the last) lead to key ') }},
+                    hops_{{ steps + 1 }}.node.pk_string,
+                    {{ sql_string_literal(
+                        '; raise var key_move_chain_limit (now ' ~ chain_limit ~ ')') }}
+                ))
+            end as lineage
+        from hops_{{ steps + 1 }}
+        where hops_{{ steps + 1 }}.is_pointer
 
     ),
 

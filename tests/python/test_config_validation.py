@@ -347,6 +347,12 @@ def test_shipped_config_parses(tmp_path: Path) -> None:
             "as table topic_src_sales (qlik_kafka_landed_table_name); rename one of them",
             id="Kafka topics landed under one table name",
         ),
+        pytest.param(
+            {"key_move_chain_limit": 0},
+            "cdc_state_images: var key_move_chain_limit must be a whole number of at least 1, "
+            "got 0",
+            id="key move chain limit below one",
+        ),
     ],
 )
 def test_mistaken_config_stops_parse(
