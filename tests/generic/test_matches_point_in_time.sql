@@ -1,6 +1,9 @@
 {% test matches_point_in_time(model, table_name, point='latest') %}
 {#- The table function <table>_as_of(point) returns exactly the model's rows (keys and
-    every data column), both ways. At 'latest' this proves current state = point in time. -#}
+    every data column), both ways, as multisets (except all). At 'latest' this proves
+    current state = point in time. With the primary_key test of dim_<table>_as_of it also
+    proves the model's pk_string unique and not null: a key twice, or a NULL key, is a row
+    "only in" the model (dim_<table>_live needs no key test of its own). -#}
 {#- a table not in var cdc_tables has its models disabled: nothing to test -#}
 {%- if table_name in var('cdc_tables') %}
 -- depends_on: {{ ref('dim_' ~ table_name ~ '_as_of') }}
