@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None, callbacks: Sequence[Callable[..., No
     # started before is the caller's
     callers_jvm = spark_jvm_running()
     try:
-        return _run_dbt(root, args, callbacks)
+        return _run_dbt(root, args, callbacks, in_session=callers_jvm)
     finally:
         if not callers_jvm and not stop_spark(JVM_EXIT_SECONDS):
             print(
@@ -70,9 +70,16 @@ def main(argv: Sequence[str] | None = None, callbacks: Sequence[Callable[..., No
             )
 
 
-def _run_dbt(root: Path, args: list[str], callbacks: Sequence[Callable[..., None]]) -> int:
+def _run_dbt(
+    root: Path,
+    args: list[str],
+    callbacks: Sequence[Callable[..., None]],
+    in_session: bool = False,
+) -> int:
     """The dbt command, on a session with our UDFs when it opens Spark; 3 when another
-    process keeps the embedded metastore open (waited for, bounded: wait_until_released)."""
+    process keeps the embedded metastore open (waited for, bounded: wait_until_released).
+    in_session: this process already runs Spark (a caller's session, which dbt will use):
+    a lock on the metastore is that session's own, not another process's."""
     opens_spark = bool(args) and args[0] not in _OFFLINE_COMMANDS and args[0] != "--help"
     # `debug` builds no session here, but dbt's connection test opens the same metastore
     if opens_spark or (args and args[0] == "debug"):
@@ -88,7 +95,7 @@ def _run_dbt(root: Path, args: list[str], callbacks: Sequence[Callable[..., None
         if settings is not None:
             database = derby_database(settings)
             # a holder may be a command that has just ended: its JVM is still exiting
-            if database is not None and not wait_until_released(database, wait):
+            if database is not None and not in_session and not wait_until_released(database, wait):
                 print(lock_message(database, wait), file=sys.stderr)
                 return 3
             if opens_spark:

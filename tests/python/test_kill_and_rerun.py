@@ -3,7 +3,8 @@
 Real processes, real SIGKILL: `kill_driver.py` runs `cdc-dbt run` and kills itself the
 moment dbt reports a chosen model finished. The scenario has its own metastore (embedded
 Derby lets one process in, and the pytest session holds its own), so every step is a
-subprocess:
+subprocess (seven: the SQL that sets up step 3 runs in the process of the final build, and
+the comparison of step 4 in the process of the clean run, each saving a Spark start):
 
 1. a first build of a landed Qlik batch (Parquet), then a second batch lands;
 2. the incremental run is killed after each kind of write in turn: the appending staging,
@@ -117,13 +118,21 @@ def driver(local_dir: Path, schema: str, *args: str) -> subprocess.CompletedProc
 
 
 def build(
-    local_dir: Path, schema: str, root: Path, kill_after: str = "-", command: str = "run"
-) -> None:
+    local_dir: Path,
+    schema: str,
+    root: Path,
+    kill_after: str = "-",
+    command: str = "run",
+    before: tuple[str, ...] = (),
+    after: tuple[str, ...] = (),
+) -> dict[str, list[list[str]]]:
     """`cdc-dbt <command>` of the scenario's landing; killed after `kill_after` unless `-`.
     `run` by default: a killed build's tests would never run, and the data tests run once, in
     the final build of the killed schema (`command="build"`). A killed run selects only the
     model it is killed after and that model's ancestors (`+model`): the models a full run
-    might take first are not what the kill is about, and each costs a process seconds."""
+    might take first are not what the kill is about, and each costs a process seconds.
+    `before` and `after`: SQL statements run in the same process before and after dbt (one
+    Spark start fewer each); returns their rows, `{"before": [...], "after": [...]}`."""
     dbt_vars = {
         "qlik_ct_landing": "files",
         "qlik_ct_landing_root": str(root),
@@ -135,24 +144,28 @@ def build(
     args = [command, "--exclude", "test_type:unit", "--vars", json.dumps(dbt_vars)]
     if kill_after != "-":
         args += ["--select", "+" + kill_after.rsplit(".", 1)[-1]]
-    result = driver(local_dir, schema, "--kill-after", kill_after, *args)
+    statements = [arg for s in before for arg in ("--before", s)]
+    statements += [arg for s in after for arg in ("--after", s)]
+    result = driver(local_dir, schema, *statements, "--kill-after", kill_after, *args)
     if kill_after == "-":
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     else:
         assert result.returncode == -9, (
             f"expected a kill after {kill_after}: " + result.stdout[-3000:] + result.stderr[-2000:]
         )
-
-
-def run_sql(local_dir: Path, *statements: str) -> list[list[str]]:
-    """Run statements on the scenario's metastore; the rows of each, as JSON text."""
-    result = driver(local_dir, KILLED, "--sql", *statements)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    printed = {}
+    for line in result.stdout.splitlines():
+        group, _, rows = line.partition(" ")
+        if group in ("before", "after") and rows.startswith("["):
+            printed[group] = json.loads(rows)
+    return printed
 
 
 @pytest.fixture(scope="module")
-def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Any]:
+def scenario(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Every compared relation and point in time: (killed, clean) rows as JSON texts."""
     local_dir = tmp_path_factory.mktemp("kill_local")
     root = tmp_path_factory.mktemp("kill_landing")
     sim = simulate(160, keys=24, seed=20241124, tables=TABLES)
@@ -189,8 +202,8 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Any]
         f"alter table {staged} set tblproperties ('cdc.write' = 'started', "
         "'cdc.write.mark_column' = 'loaded_at', 'cdc.write.mark' = '"
     ).replace("'", "''")
-    _, _, _, [newer], *_ = run_sql(
-        local_dir,
+    # run first in the process of the killed schema's final build
+    setup = (
         f"alter table {history} set tblproperties ('cdc.write' = 'started')",
         "declare or replace variable mark string",
         f"set var mark = (select cast(max(loaded_at) as string) from {staged}"
@@ -202,11 +215,22 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Any]
         f"drop table {KILLED}.half",
         f"execute immediate '{set_properties}' || mark || ''')'",
     )
+    printed = build(local_dir, KILLED, root, command="build", before=setup)
+    _, _, _, [newer], *_ = printed["before"]
     assert json.loads(newer)["staged"] > 0, "the killed run staged nothing of the third batch"
 
-    build(local_dir, KILLED, root, command="build")
-    build(local_dir, CLEAN, root)
-    return local_dir, root, sim
+    # the clean build of the same files, then every comparison, in one process
+    compared = comparisons(sim)
+    statements = tuple(
+        sql_dump(query.format(schema=schema))
+        for query in compared.values()
+        for schema in (KILLED, CLEAN)
+    )
+    results = build(local_dir, CLEAN, root, after=statements)["after"]
+    return {
+        name: (results[2 * position], results[2 * position + 1])
+        for position, name in enumerate(compared)
+    }
 
 
 def queries() -> dict[str, str]:
@@ -220,10 +244,8 @@ def queries() -> dict[str, str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def dumps(scenario: tuple[Path, Path, Any]) -> dict[str, tuple[list[str], list[str]]]:
-    """Every compared relation and point in time, killed vs clean, in one Spark session."""
-    local_dir, _, sim = scenario
+def comparisons(sim: Any) -> dict[str, str]:
+    """Every compared relation and point in time, by name: a query of `{schema}`."""
     compared = dict(queries())
     points = [change.change_seq for change in sim.changes[::40]] + ["latest"]
     for point in points:
@@ -231,21 +253,13 @@ def dumps(scenario: tuple[Path, Path, Any]) -> dict[str, tuple[list[str], list[s
             compared[f"{table}_as_of('{point}')"] = (
                 f"select * from {{schema}}.{table}_as_of('{point}')"
             )
-    statements = [
-        sql_dump(query.format(schema=schema))
-        for query in compared.values()
-        for schema in (KILLED, CLEAN)
-    ]
-    results = run_sql(local_dir, *statements)
-    return {
-        name: (results[2 * position], results[2 * position + 1])
-        for position, name in enumerate(compared)
-    }
+    return compared
 
 
 def test_rerun_after_kills_equals_a_clean_build(
-    dumps: dict[str, tuple[list[str], list[str]]],
+    scenario: dict[str, tuple[list[str], list[str]]],
 ) -> None:
+    dumps = scenario
     differing = [name for name, (killed, clean) in dumps.items() if killed != clean]
     # the simulated changes are all valid: only the quarantine may be empty
     empty = [
