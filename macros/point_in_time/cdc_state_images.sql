@@ -63,13 +63,7 @@
             ~ chain_limit) }}
     {%- endif -%}
     {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
-    {%- set steps = [0] -%}
-    {%- for _ in range(64) -%}
-        {%- if 2 ** steps[0] < chain_limit -%}
-            {%- do steps.append(steps.pop() + 1) -%}
-        {%- endif -%}
-    {%- endfor -%}
-    {%- set steps = steps[0] -%}
+    {%- set steps = (chain_limit - 1).bit_length() -%}
     {%- set followed = 2 ** steps -%}
     {%- if images_complete and not ignore_null -%}
     select * from {{ images }}
