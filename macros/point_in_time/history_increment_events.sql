@@ -24,31 +24,20 @@ affected_keys as (
 
 ),
 
+current_versions as (
+
+    select existing.*
+    from existing
+    where existing.valid_to_bucket = 'current'
+
+),
+
 events as (
 
     {# each touched key's current version stands in for all its earlier images #}
-    select
-        current_versions.change_id,
-        {{ sql_string_literal(cdc_table_config(table_name).source_system) }}
-            as source_system,
-        {{ sql_string_literal(table_name) }} as source_table,
-        current_versions.order_scope,
-        current_versions.valid_from_order_key as order_key,
-        current_versions.valid_from as effective_at,
-        current_versions.pk_string,
-        current_versions.change_op as image_oper,
-        false as is_before_image,
-        not current_versions.is_deleted as row_exists,
-        {%- for column in columns %}
-        current_versions.{{ column.name }},
-        {%- endfor %}
-        true as image_complete,
-        {{ sql_string_array(columns | map(attribute='name') | list) }} as present_columns,
-        current_versions.change_loaded_at as loaded_at
-    from existing as current_versions
-    left semi join affected_keys
-        on current_versions.pk_string = affected_keys.pk_string
-    where current_versions.valid_to_bucket = 'current'
+    {{ cdc_current_version_images(
+        table_name, columns, 'current_versions', 'affected_keys'
+    ) }}
     union all
     select * from new_images
 

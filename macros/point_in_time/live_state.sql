@@ -78,75 +78,18 @@ touched_keys as (
 
 ),
 
-last_truncate as (
-
-    select max(pending_images.order_key) as order_key
-    from pending_images
-    where pending_images.image_oper = 'T'
-
-),
-
 events as (
 
     {# each touched key's current version stands in for all its earlier images #}
-    select
-        current_versions.change_id,
-        {{ sql_string_literal(cdc_table_config(table_name).source_system) }}
-            as source_system,
-        {{ sql_string_literal(table_name) }} as source_table,
-        current_versions.order_scope,
-        current_versions.valid_from_order_key as order_key,
-        current_versions.valid_from as effective_at,
-        current_versions.pk_string,
-        current_versions.change_op as image_oper,
-        false as is_before_image,
-        not current_versions.is_deleted as row_exists,
-        {%- for column in columns %}
-        current_versions.{{ column.name }},
-        {%- endfor %}
-        true as image_complete,
-        {{ sql_string_array(columns | map(attribute='name') | list) }}
-            as present_columns,
-        current_versions.change_loaded_at as loaded_at
-    from current_versions
-    left semi join touched_keys
-        on current_versions.pk_string = touched_keys.pk_string
+    {{ cdc_current_version_images(
+        table_name, columns, 'current_versions', 'touched_keys'
+    ) }}
     union all
     select * from pending_images
 
 ),
 
-since_truncate as (
-
-    select events.*
-    from events
-    cross join last_truncate
-    where
-        events.pk_string is not null
-        and (
-            last_truncate.order_key is null
-            or events.order_key > last_truncate.order_key
-        )
-
-),
-
-states as (
-
-    {{ cdc_state_images(table_name, 'since_truncate', columns) }}
-
-),
-
-ranked as (
-
-    select
-        states.*,
-        row_number() over (
-            partition by states.pk_string
-            order by states.order_key desc, states.row_exists asc
-        ) as recency
-    from states
-
-),
+{{ cdc_latest_states(table_name, 'events', columns) }}
 
 touched_rows as (
 

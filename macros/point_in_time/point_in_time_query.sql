@@ -41,45 +41,7 @@ up_to_point as (
 
 ),
 
-last_truncate as (
-
-    select max(up_to_point.order_key) as order_key
-    from up_to_point
-    where up_to_point.image_oper = 'T'
-
-),
-
-since_truncate as (
-
-    select up_to_point.*
-    from up_to_point
-    cross join last_truncate
-    where
-        up_to_point.pk_string is not null
-        and (
-            last_truncate.order_key is null
-            or up_to_point.order_key > last_truncate.order_key
-        )
-
-),
-
-states as (
-
-    {{ cdc_state_images(table_name, 'since_truncate', columns) }}
-
-),
-
-ranked as (
-
-    select
-        states.*,
-        row_number() over (
-            partition by states.pk_string
-            order by states.order_key desc, states.row_exists asc
-        ) as recency
-    from states
-
-),
+{{ cdc_latest_states(table_name, 'up_to_point', columns) }}
 
 standing as (
 
