@@ -2,9 +2,9 @@
     {#- The body of int_<table>__change_images for a format that maps onto the canonical
         log first (its int_<source_system>__changes_canonical, given as `changes`): the
         table's canonical changes unfolded into typed images, as fct_cdc_change_images does
-        with text maps. I, U: the after-image; D: the before-image (the deleted row); K: the
-        old key of a U that changed the key; T: a TRUNCATE; B: the before-image of a U.
-        present_columns says which columns an image carries (cdc_state_images merges the
+        with text maps, both by cdc_log_image_kinds (I, U: the after-image; D: the deleted
+        row; K: the old key of a U that changed the key; T: a TRUNCATE; B: the before-image
+        of a U). present_columns says which columns an image carries (cdc_state_images merges the
         rest). Incremental: only the changes logged after the newest image
         (cdc_watermark); a run with none is skipped (cdc_nothing_new). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
@@ -45,35 +45,9 @@ unfolded as (
     from changes
     lateral view inline(filter(
         array(
-            {{ cdc_image_struct_of_log(
-                columns, 'changes.pk_string', 'changes.op', 'false', 'true',
-                'changes.after_image', 'changes.image_complete',
-                'changes.present_columns', "changes.op in ('I', 'U')"
-            ) }},
-            {{ cdc_image_struct_of_log(
-                columns, 'changes.pk_string', 'changes.op', 'false', 'false',
-                'changes.before_image', 'changes.image_complete',
-                'changes.present_columns', "changes.op = 'D'"
-            ) }},
-            {{ cdc_image_struct_of_log(
-                columns, cdc_pk_string_of_map('changes.pk_before'), "'K'", 'false',
-                'false', 'changes.before_image', 'changes.image_complete',
-                'map_keys(changes.before_image)',
-                "changes.op = 'U' and changes.pk_changed"
-            ) }},
-            {{ cdc_image_struct_of_log(
-                columns, 'cast(null as string)', "'T'", 'false', 'false',
-                'cast(null as map<string, string>)', 'false',
-                'cast(null as array<string>)', "changes.control_op = 'TRUNCATE'"
-            ) }},
-            {{ cdc_image_struct_of_log(
-                columns,
-                'coalesce(' ~ cdc_pk_string_of_map('changes.pk_before')
-                ~ ', changes.pk_string)',
-                "'B'", 'true', 'true', 'changes.before_image', 'changes.image_complete',
-                'map_keys(changes.before_image)',
-                "changes.op = 'U' and changes.before_image is not null"
-            ) }}
+            {%- for kind in cdc_log_image_kinds('changes') %}
+            {{ cdc_image_struct_of_log(columns, kind) }}{{ ',' if not loop.last }}
+            {%- endfor %}
         ),
         unfolded_image -> unfolded_image is not null
     )) image

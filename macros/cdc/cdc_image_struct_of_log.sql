@@ -1,23 +1,21 @@
-{% macro cdc_image_struct_of_log(
-    columns, pk_string, image_oper, is_before_image, row_exists, image, image_complete,
-    present_columns, when
-) %}
-    {#- One typed image of a canonical change as a struct, or NULL unless `when`: the text
-        map `image` cast back to each column's type (cdc_text_value). -#}
+{% macro cdc_image_struct_of_log(columns, kind) %}
+    {#- One typed image of a canonical change as a struct, or NULL unless kind.when: the
+        text map kind.image cast back to each column's type (cdc_text_value). `kind` is
+        one entry of cdc_log_image_kinds. -#}
     case
-        when {{ when }} then named_struct(
-            'pk_string', {{ pk_string }},
-            'image_oper', {{ image_oper }},
-            'is_before_image', {{ is_before_image }},
-            'row_exists', {{ row_exists }},
+        when {{ kind.when }} then named_struct(
+            'pk_string', {{ kind.pk_string }},
+            'image_oper', {{ kind.image_oper }},
+            'is_before_image', {{ kind.is_before_image }},
+            'row_exists', {{ kind.row_exists }},
             {%- for column in columns %}
             {{ sql_string_literal(column.name) }},
             {{ cdc_text_value(
-                image ~ '[' ~ sql_string_literal(column.name) ~ ']', column.type
+                kind.image ~ '[' ~ sql_string_literal(column.name) ~ ']', column.type
             ) }},
             {%- endfor %}
-            'image_complete', {{ image_complete }},
-            'present_columns', {{ present_columns }}
+            'image_complete', {{ kind.image_complete }},
+            'present_columns', {{ kind.present_columns }}
         )
     end
 {%- endmacro %}
