@@ -670,3 +670,37 @@ def test_state_check_in_one_query_finds_what_one_by_one_finds(
     one_by_one = check(spark, spec, expectations[-1].relation, wrong, "wrong")
     assert failures == one_by_one and failures, failures
     assert "(wrong)" in failures[0] and "not the right name" in "\n".join(failures)
+
+
+def test_matches_point_in_time_names_a_missing_and_a_doubled_row(
+    spark: Any, sample_build: Any
+) -> None:
+    """The data test `matches_point_in_time` (tests/generic) can fail, both ways: its compiled
+    query from the sample build, run on a copy of dim_employees_current that lacks one key's
+    row and holds another key's twice, returns exactly those two differences, each with its
+    side and the number of copies; on the table itself, none."""
+    node = next(
+        result.node
+        for result in sample_build.result.results
+        if result.node.resource_type == "test"
+        and result.node.name.startswith("matches_point_in_time_dim_employees_current")
+    )
+    relation = f"{SCHEMA}.dim_employees_current"
+    assert relation in node.compiled_code
+    assert spark.sql(node.compiled_code).collect() == []
+    first, second = (
+        row.pk_string
+        for row in spark.sql(
+            f"select pk_string from {relation} order by pk_string limit 2"
+        ).collect()
+    )
+    spark.sql(
+        "create or replace temporary view drifted_employees_current as "
+        f"select * from {relation} where pk_string != '{first}' "
+        f"union all select * from {relation} where pk_string = '{second}'"
+    )
+    found = spark.sql(node.compiled_code.replace(relation, "drifted_employees_current")).collect()
+    assert sorted((row.difference, row.copies, row.pk_string) for row in found) == [
+        ("only in dim_employees_current", 1, second),
+        ("only in employees_as_of", 1, first),
+    ]
