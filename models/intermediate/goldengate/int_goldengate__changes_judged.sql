@@ -229,20 +229,12 @@ valued as (
 
     select
         routed.*,
-        case routed.source_table
-            {%- for table_name in tables %}
-            when {{ sql_string_literal(table_name) }}
-                then {{ goldengate_image_values(
-                    table_name, 'routed.after_map') }}
-            {%- endfor %}
-        end as after_values,
-        case routed.source_table
-            {%- for table_name in tables %}
-            when {{ sql_string_literal(table_name) }}
-                then {{ goldengate_image_values(
-                    table_name, 'routed.before_map') }}
-            {%- endfor %}
-        end as before_values,
+        {{ goldengate_image_values(
+            tables, 'routed.after_map', 'routed.source_table'
+        ) }} as after_values,
+        {{ goldengate_image_values(
+            tables, 'routed.before_map', 'routed.source_table'
+        ) }} as before_values,
         case routed.source_table
             {%- for table_name in tables %}
             when {{ sql_string_literal(table_name) }}
