@@ -70,20 +70,86 @@ usable as (
 
 ),
 
-chunks_marked as (
+segmented as (
 
     select
         usable.*,
+        {{ goldengate_trail_segment('usable') }} as trail_segment
+    from usable
+
+),
+
+segment_ends as (
+
+    {# each segment's last record, for the first record of the next #}
+    select
+        segmented.trail_seqno,
+        segmented.trail_segment,
+        max_by(
+            named_struct('continued', segmented.continued),
+            segmented.trail_rba
+        ) as last_record
+    from segmented
+    group by 1, 2
+
+),
+
+segment_previous_ends as (
+
+    select
+        segment_ends.trail_seqno,
+        segment_ends.trail_segment,
+        lag(segment_ends.last_record) over (
+            order by segment_ends.trail_seqno, segment_ends.trail_segment
+        ) as previous_record
+    from segment_ends
+
+),
+
+chunks_marked as (
+
+    select
+        segmented.*,
         case
             when
-                lag(usable.continued) over (
-                    order by usable.trail_seqno, usable.trail_rba
-                ) = 'Y'
-                and coalesce(usable.rec_count, 1) != 1
+                coalesce(
+                    lag(named_struct('continued', segmented.continued)) over (
+                        partition by
+                            segmented.trail_seqno, segmented.trail_segment
+                        order by segmented.trail_rba
+                    ),
+                    segment_previous_ends.previous_record
+                ).continued = 'Y'
+                and coalesce(segmented.rec_count, 1) != 1
                 then 0
             else 1
         end as is_chain_start
-    from usable
+    from segmented
+    inner join segment_previous_ends
+        on
+            segmented.trail_seqno = segment_previous_ends.trail_seqno
+            and segmented.trail_segment = segment_previous_ends.trail_segment
+
+),
+
+segment_chain_starts as (
+
+    {# chains started before each segment: the running count's carry #}
+    select
+        segment_totals.trail_seqno,
+        segment_totals.trail_segment,
+        coalesce(sum(segment_totals.chain_starts) over (
+            order by segment_totals.trail_seqno, segment_totals.trail_segment
+            rows between unbounded preceding and 1 preceding
+        ), 0) as chain_starts_before
+    from (
+        select
+            chunks_marked.trail_seqno,
+            chunks_marked.trail_segment,
+            sum(chunks_marked.is_chain_start) as chain_starts
+        from chunks_marked
+        group by 1, 2
+    ) as segment_totals
 
 ),
 
@@ -91,11 +157,17 @@ chunks_numbered as (
 
     select
         chunks_marked.*,
-        sum(chunks_marked.is_chain_start) over (
-            order by chunks_marked.trail_seqno, chunks_marked.trail_rba
+        segment_chain_starts.chain_starts_before
+        + sum(chunks_marked.is_chain_start) over (
+            partition by chunks_marked.trail_seqno, chunks_marked.trail_segment
+            order by chunks_marked.trail_rba
             rows between unbounded preceding and current row
         ) as chain_number
     from chunks_marked
+    inner join segment_chain_starts
+        on
+            chunks_marked.trail_seqno = segment_chain_starts.trail_seqno
+            and chunks_marked.trail_segment = segment_chain_starts.trail_segment
 
 ),
 

@@ -23,7 +23,9 @@
 
     disposition: change (an I, U or D, or a control record), paired_before
     (folded into its update), held, transaction_control (a NonStop TMF record,
-    which changes no table) or not_extract. A table rebuilt each run. #}
+    which changes no table) or not_extract. A table rebuilt each run; trail
+    order is followed per 16 MiB trail segment (goldengate_trail_segment), so
+    the work spreads over tasks. #}
 
 with
 
@@ -110,41 +112,117 @@ trail as (
 
 ),
 
-previous_closed as (
+segmented as (
 
     select
         trail.*,
+        {{ goldengate_trail_segment('trail') }} as trail_segment
+    from trail
+
+),
+
+segment_closed_before as (
+
+    {# whether the last record before each segment that says so closed a
+       transaction (NULL: none before it) #}
+    select
+        segment_ends.trail_seqno,
+        segment_ends.trail_segment,
+        last_value(segment_ends.last_closes, true) over (
+            order by segment_ends.trail_seqno, segment_ends.trail_segment
+            rows between unbounded preceding and 1 preceding
+        ) as closed_before
+    from (
+        select
+            segmented.trail_seqno,
+            segmented.trail_segment,
+            max_by(segmented.closes_transaction, segmented.trail_rba) filter (
+                where segmented.closes_transaction is not null
+            ) as last_closes
+        from segmented
+        group by 1, 2
+    ) as segment_ends
+
+),
+
+previous_closed as (
+
+    select
+        segmented.*,
         coalesce(
-            last_value(trail.closes_transaction, true) over (
-                order by trail.trail_seqno, trail.trail_rba
+            last_value(segmented.closes_transaction, true) over (
+                partition by segmented.trail_seqno, segmented.trail_segment
+                order by segmented.trail_rba
                 rows between unbounded preceding and 1 preceding
             ),
+            segment_closed_before.closed_before,
             true
         ) as previous_closed
-    from trail
+    from segmented
+    inner join segment_closed_before
+        on
+            segmented.trail_seqno <=> segment_closed_before.trail_seqno
+            and segmented.trail_segment <=> segment_closed_before.trail_segment
+
+),
+
+transaction_starts as (
+
+    select
+        previous_closed.*,
+        case
+            when
+                previous_closed.is_extract_record
+                and (
+                    previous_closed.opens_transaction
+                    or previous_closed.previous_closed
+                )
+                then 1
+            else 0
+        end as starts_transaction
+    from previous_closed
+
+),
+
+segment_transactions_before as (
+
+    {# transactions started before each segment: the running count's carry #}
+    select
+        segment_totals.trail_seqno,
+        segment_totals.trail_segment,
+        coalesce(sum(segment_totals.transactions_started) over (
+            order by segment_totals.trail_seqno, segment_totals.trail_segment
+            rows between unbounded preceding and 1 preceding
+        ), 0) as starts_before
+    from (
+        select
+            transaction_starts.trail_seqno,
+            transaction_starts.trail_segment,
+            sum(transaction_starts.starts_transaction) as transactions_started
+        from transaction_starts
+        group by 1, 2
+    ) as segment_totals
 
 ),
 
 transactions_numbered as (
 
     select
-        previous_closed.*,
-        sum(
-            case
-                when
-                    previous_closed.is_extract_record
-                    and (
-                        previous_closed.opens_transaction
-                        or previous_closed.previous_closed
-                    )
-                    then 1
-                else 0
-            end
-        ) over (
-            order by previous_closed.trail_seqno, previous_closed.trail_rba
+        transaction_starts.* except (starts_transaction),
+        segment_transactions_before.starts_before
+        + sum(transaction_starts.starts_transaction) over (
+            partition by
+                transaction_starts.trail_seqno, transaction_starts.trail_segment
+            order by transaction_starts.trail_rba
             rows between unbounded preceding and current row
         ) as transaction_number
-    from previous_closed
+    from transaction_starts
+    inner join segment_transactions_before
+        on
+            transaction_starts.trail_seqno
+            <=> segment_transactions_before.trail_seqno
+            and transaction_starts.trail_segment
+            <=> segment_transactions_before.trail_segment
 
 ),
 
@@ -199,45 +277,99 @@ in_transactions as (
 
 ),
 
-row_changes as (
+row_change_records as (
 
     {# the records that can pair: complete row changes #}
     select
+        in_transactions.trail_seqno,
+        in_transactions.trail_segment,
+        in_transactions.trail_rba,
         in_transactions.record_id,
         in_transactions.io_kind,
         in_transactions.before_after,
         in_transactions.source_table_name,
         in_transactions.transaction_number,
-        lead(
-            named_struct(
-                'record_id', in_transactions.record_id,
-                'io_kind', in_transactions.io_kind,
-                'before_after', in_transactions.before_after,
-                'source_table_name', in_transactions.source_table_name,
-                'transaction_number', in_transactions.transaction_number
-            )
-        ) over (
-            order by in_transactions.trail_seqno, in_transactions.trail_rba
-        ) as next_change,
-        lag(
-            named_struct(
-                'record_id', in_transactions.record_id,
-                'io_kind', in_transactions.io_kind,
-                'before_after', in_transactions.before_after,
-                'source_table_name', in_transactions.source_table_name,
-                'transaction_number', in_transactions.transaction_number,
-                'before_map', in_transactions.before_map,
-                'order_key', in_transactions.order_key,
-                'loaded_at', in_transactions.loaded_at
-            )
-        ) over (
-            order by in_transactions.trail_seqno, in_transactions.trail_rba
-        ) as previous_change
+        named_struct(
+            'record_id', in_transactions.record_id,
+            'io_kind', in_transactions.io_kind,
+            'before_after', in_transactions.before_after,
+            'source_table_name', in_transactions.source_table_name,
+            'transaction_number', in_transactions.transaction_number
+        ) as as_next,
+        named_struct(
+            'record_id', in_transactions.record_id,
+            'io_kind', in_transactions.io_kind,
+            'before_after', in_transactions.before_after,
+            'source_table_name', in_transactions.source_table_name,
+            'transaction_number', in_transactions.transaction_number,
+            'before_map', in_transactions.before_map,
+            'order_key', in_transactions.order_key,
+            'loaded_at', in_transactions.loaded_at
+        ) as as_previous
     from in_transactions
     where
         in_transactions.is_extract_record
         and in_transactions.chain_status = 'complete'
         and in_transactions.io_kind in ('I', 'U', 'D')
+
+),
+
+segment_row_change_neighbours as (
+
+    {# the row change before and after each segment's own #}
+    select
+        segment_ends.trail_seqno,
+        segment_ends.trail_segment,
+        lead(segment_ends.first_change) over segment_order
+            as next_segment_first,
+        lag(segment_ends.last_change) over segment_order
+            as previous_segment_last
+    from (
+        select
+            row_change_records.trail_seqno,
+            row_change_records.trail_segment,
+            min_by(row_change_records.as_next, row_change_records.trail_rba)
+                as first_change,
+            max_by(
+                row_change_records.as_previous, row_change_records.trail_rba
+            ) as last_change
+        from row_change_records
+        group by 1, 2
+    ) as segment_ends
+    window segment_order as (
+        order by segment_ends.trail_seqno, segment_ends.trail_segment
+    )
+
+),
+
+row_changes as (
+
+    select
+        row_change_records.record_id,
+        row_change_records.io_kind,
+        row_change_records.before_after,
+        row_change_records.source_table_name,
+        row_change_records.transaction_number,
+        coalesce(
+            lead(row_change_records.as_next) over in_segment,
+            segment_row_change_neighbours.next_segment_first
+        ) as next_change,
+        coalesce(
+            lag(row_change_records.as_previous) over in_segment,
+            segment_row_change_neighbours.previous_segment_last
+        ) as previous_change
+    from row_change_records
+    inner join segment_row_change_neighbours
+        on
+            row_change_records.trail_seqno
+            <=> segment_row_change_neighbours.trail_seqno
+            and row_change_records.trail_segment
+            <=> segment_row_change_neighbours.trail_segment
+    window in_segment as (
+        partition by
+            row_change_records.trail_seqno, row_change_records.trail_segment
+        order by row_change_records.trail_rba
+    )
 
 ),
 
@@ -277,7 +409,8 @@ final as (
     select
         in_transactions.* except (
             opens_transaction, closes_transaction, previous_closed,
-            position_in_trail_transaction, transaction_token, first_order_key
+            position_in_trail_transaction, transaction_token, first_order_key,
+            trail_segment
         ),
         in_transactions.opens_transaction,
         in_transactions.closes_transaction,
