@@ -1,0 +1,167 @@
+"""What Spark makes of every model's query (issue 25): `EXPLAIN` of each model of the shared
+sample build (conftest sample_build: all five formats' sample tables).
+
+No model moves every row into one task.
+
+A window with no partition key, or a global sort or limit, makes Spark gather all its input
+in one partition (`Exchange SinglePartition`): on a cluster, one task then holds a whole
+landing however many executors there are. That exchange is harmless only where it gathers a
+summary, not rows: the partial results of an aggregate with no grouping (a max, a count) or
+an aggregate grouped by keys that make one row per part of a landing (ALLOWED_SUMMARY_KEYS:
+GoldenGate carries trail order across its 16 MiB trail segments from one row per segment,
+macros/goldengate/goldengate_trail_segment.sql). Any other single-partition exchange fails,
+naming the model and the operator under it; a model that had to keep one would be named in
+ALLOWED with the reason (none has to).
+
+The plans are Spark's own (`EXPLAIN` of each model's compiled SQL, adaptive execution's initial
+plan), so the test sees what a cluster would run, not what the SQL looks like; a model whose
+run found nothing new (cdc_nothing_new) has no query and is skipped.
+
+No model's generated code fails to compile. The test session runs without Java code
+generation (conftest: faster on tiny data), so `EXPLAIN CODEGEN` here turns it on (and
+adaptive execution off, which would plan the stages only as it runs them) for each model's
+plan and compiles every whole-stage subtree as `cdc-dbt` runs them: a subtree Janino
+cannot compile (Spark then logs `ERROR CodeGenerator: Failed to compile the generated Java
+code` and runs the stage interpreted, far slower) shows as a subtree without byte-code
+statistics (maxMethodCodeSize:-1).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.spark]
+
+# grouping keys of an aggregate whose rows are one per part of a landing, not one per row
+ALLOWED_SUMMARY_KEYS = frozenset({"trail_seqno", "trail_segment"})
+# model name -> why its single-partition exchange must stay (none today)
+ALLOWED: dict[str, str] = {}
+
+AGGREGATES = ("HashAggregate", "ObjectHashAggregate", "SortAggregate")
+NOTHING_NEW = "as cdc_nothing_new where false"
+
+
+def _operator(line: str) -> tuple[int, str]:
+    """(depth, operator text) of one line of a plan tree: the depth is where the operator's
+    name starts; the tree drawing and whole-stage codegen ids are dropped."""
+    match = re.match(r"^([\s:|+\-]*)(?:\*\(\d+\)\s*)?(.*)$", line)
+    assert match is not None
+    return len(match.group(1)), match.group(2)
+
+
+def _grouping_keys(operator: str) -> set[str] | None:
+    """The column names an aggregate groups by, or None when `operator` is no aggregate."""
+    if not operator.startswith(AGGREGATES):
+        return None
+    keys = re.search(r"keys=\[([^\]]*)\]", operator)
+    if keys is None or not keys.group(1).strip():
+        return set()
+    return {re.sub(r"#\d+L?$", "", key.strip()) for key in keys.group(1).split(",")}
+
+
+def single_partition_gathers(plan: str) -> list[str]:
+    """The operators below each `Exchange SinglePartition` of `plan` that gather rows, not a
+    summary: anything but an aggregate with no grouping or grouped by ALLOWED_SUMMARY_KEYS."""
+    lines = [line for line in plan.splitlines() if line.strip()]
+    found = []
+    for index, line in enumerate(lines):
+        depth, operator = _operator(line)
+        if not operator.startswith("Exchange SinglePartition"):
+            continue
+        # the exchange's one child is the next line drawn deeper than it
+        child = next(
+            (op for d, op in map(_operator, lines[index + 1 :]) if d > depth),
+            "(nothing)",
+        )
+        keys = _grouping_keys(child)
+        if keys is None or not keys <= ALLOWED_SUMMARY_KEYS:
+            found.append(child[:160])
+    return found
+
+
+def test_the_plan_reader_finds_a_window_without_partition_key(spark: Any) -> None:
+    """The reader itself: a window ordered over a whole table is found, the same window
+    partitioned is not, a global max is a summary, and so is a count per trail segment; a
+    row_number over a grouping by something else is found."""
+    spark.range(1000).selectExpr(
+        "id", "id % 7 as trail_seqno", "id % 3 as k"
+    ).createOrReplaceTempView("plan_reader_rows")
+
+    def gathers(sql: str) -> list[str]:
+        return single_partition_gathers(spark.sql("explain " + sql).collect()[0][0])
+
+    assert gathers("select sum(id) over (order by id) from plan_reader_rows")
+    assert not gathers("select sum(id) over (partition by k order by id) from plan_reader_rows")
+    assert not gathers("select max(id) from plan_reader_rows")
+    assert not gathers(
+        "select trail_seqno, sum(n) over (order by trail_seqno) from "
+        "(select trail_seqno, count(*) as n from plan_reader_rows group by trail_seqno)"
+    )
+    assert gathers(
+        "select k, row_number() over (order by k) from "
+        "(select k, count(*) as n from plan_reader_rows group by k)"
+    )
+
+
+@pytest.fixture(scope="module")
+def model_queries(sample_build: Any) -> dict[str, str]:
+    """Each model of the sample build with its compiled query (those that found nothing new
+    have none)."""
+    queries = {
+        result.node.name: result.node.compiled_code
+        for result in sample_build.result.results
+        if result.node.resource_type == "model"
+        and result.node.compiled_code
+        and NOTHING_NEW not in result.node.compiled_code
+    }
+    assert len(queries) >= 100, f"only {len(queries)} models: is the sample build complete?"
+    return queries
+
+
+def test_no_model_gathers_every_row_in_one_partition(
+    spark: Any, model_queries: dict[str, str]
+) -> None:
+    """Every model of the sample build of all five formats, by its plan."""
+    offenders = {}
+    for name, query in model_queries.items():
+        gathers = single_partition_gathers(spark.sql("explain " + query).collect()[0][0])
+        if gathers and name not in ALLOWED:
+            offenders[name] = gathers
+    assert not offenders, "models whose plan gathers every row in one partition:\n" + "\n".join(
+        f"  {name}: {gathers}" for name, gathers in sorted(offenders.items())
+    )
+
+
+def uncompiled_subtrees(codegen: str) -> list[str]:
+    """The headers of the whole-stage subtrees in `EXPLAIN CODEGEN` output that did not
+    compile (no byte-code statistics: maxMethodCodeSize -1)."""
+    return re.findall(r"== Subtree \d+ / \d+ \(maxMethodCodeSize:-1[^\n]*", codegen)
+
+
+def test_no_model_fails_code_generation(spark: Any, model_queries: dict[str, str]) -> None:
+    """Every model of the sample build, its plan compiled with code generation on."""
+    # adaptive execution collapses code generation stages only as it runs each stage: off,
+    # the whole plan is explained with its stages
+    settings = {
+        "spark.sql.codegen.wholeStage": "true",
+        "spark.sql.codegen.factoryMode": "FALLBACK",
+        "spark.sql.adaptive.enabled": "false",
+    }
+    saved = {key: spark.conf.get(key) for key in settings}
+    failed, compiled = {}, 0
+    try:
+        for key, value in settings.items():
+            spark.conf.set(key, value)
+        for name, query in model_queries.items():
+            codegen = spark.sql("explain codegen " + query).collect()[0][0]
+            compiled += codegen.count("== Subtree ")
+            if uncompiled_subtrees(codegen):
+                failed[name] = uncompiled_subtrees(codegen)
+    finally:
+        for key, value in saved.items():
+            spark.conf.set(key, value)
+    assert compiled >= 100, f"only {compiled} whole-stage subtrees: was code generation on?"
+    assert not failed, f"models whose generated code does not compile: {failed}"
