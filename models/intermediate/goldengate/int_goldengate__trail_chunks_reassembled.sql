@@ -135,21 +135,7 @@ chunks_marked as (
 segment_chain_starts as (
 
     {# chains started before each segment: the running count's carry #}
-    select
-        segment_totals.trail_seqno,
-        segment_totals.trail_segment,
-        coalesce(sum(segment_totals.chain_starts) over (
-            order by segment_totals.trail_seqno, segment_totals.trail_segment
-            rows between unbounded preceding and 1 preceding
-        ), 0) as chain_starts_before
-    from (
-        select
-            chunks_marked.trail_seqno,
-            chunks_marked.trail_segment,
-            sum(chunks_marked.is_chain_start) as chain_starts
-        from chunks_marked
-        group by 1, 2
-    ) as segment_totals
+    {{ goldengate_segment_counts_before('chunks_marked', 'is_chain_start') }}
 
 ),
 
@@ -157,7 +143,7 @@ chunks_numbered as (
 
     select
         chunks_marked.*,
-        segment_chain_starts.chain_starts_before
+        segment_chain_starts.counted_before
         + sum(chunks_marked.is_chain_start) over (
             partition by chunks_marked.trail_seqno, chunks_marked.trail_segment
             order by chunks_marked.trail_rba

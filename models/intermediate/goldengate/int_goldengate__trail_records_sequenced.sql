@@ -187,21 +187,9 @@ transaction_starts as (
 segment_transactions_before as (
 
     {# transactions started before each segment: the running count's carry #}
-    select
-        segment_totals.trail_seqno,
-        segment_totals.trail_segment,
-        coalesce(sum(segment_totals.transactions_started) over (
-            order by segment_totals.trail_seqno, segment_totals.trail_segment
-            rows between unbounded preceding and 1 preceding
-        ), 0) as starts_before
-    from (
-        select
-            transaction_starts.trail_seqno,
-            transaction_starts.trail_segment,
-            sum(transaction_starts.starts_transaction) as transactions_started
-        from transaction_starts
-        group by 1, 2
-    ) as segment_totals
+    {{ goldengate_segment_counts_before(
+        'transaction_starts', 'starts_transaction'
+    ) }}
 
 ),
 
@@ -209,7 +197,7 @@ transactions_numbered as (
 
     select
         transaction_starts.* except (starts_transaction),
-        segment_transactions_before.starts_before
+        segment_transactions_before.counted_before
         + sum(transaction_starts.starts_transaction) over (
             partition by
                 transaction_starts.trail_seqno, transaction_starts.trail_segment
