@@ -22,15 +22,15 @@ generation (conftest: faster on tiny data), so `EXPLAIN CODEGEN` here turns it o
 adaptive execution off, which would plan the stages only as it runs them) for each model's
 plan and compiles every whole-stage subtree as `cdc-dbt` runs them: a subtree Janino
 cannot compile (Spark then logs `ERROR CodeGenerator: Failed to compile the generated Java
-code` and runs the stage interpreted, far slower) shows as a subtree without byte-code
+code` and runs the stage without whole-stage codegen) shows as a subtree without byte-code
 statistics (maxMethodCodeSize:-1).
 
 And no stage runs un-JIT-compiled: HotSpot never compiles a method of more than 8000 bytes of
 byte code to machine code, so a whole-stage method that large runs in the JVM's byte-code
 interpreter (GoldenGate judging took three times as long, BENCHMARKS.md section 8). The
 profile sets `spark.sql.codegen.hugeMethodLimit` to 8000, so Spark runs such a stage without
-whole-stage codegen; the test names the models that have one and fails if the session the
-profile builds would run them with the default limit.
+whole-stage codegen; the test fails, naming the models that have such a method and its
+size, if the session the profile builds would run them under a larger limit.
 """
 
 from __future__ import annotations
