@@ -14,8 +14,9 @@
     {%- set hook = "{{ create_as_of_function(" ~ name ~ ") }}" -%}
     {%- set consistent_hook = "{{ create_as_of_function(" ~ name ~ ", consistent=true) }}" -%}
     {{ config(materialized='view', post_hook=[hook, consistent_hook]) }}
-    {#- the consistent function reads the format's canonical log (cdc_consistent_point) #}
-    -- depends_on: {{ ref('int_' ~ cdc_table_config(table_name).source_system ~ '__changes_canonical') }}
+    {#- the consistent function reads the format's transaction boundaries
+        (cdc_consistent_point) #}
+    -- depends_on: {{ ref('int_' ~ cdc_table_config(table_name).source_system ~ '__transaction_boundaries') }}
     {{ point_in_time_query(table_name, sql_string_literal(var('as_of'))) }}
     {%- endif -%}
 {% endmacro %}

@@ -177,22 +177,24 @@ def test_a_run_with_nothing_new_skips_every_incremental_model(built: Any) -> Non
 
 
 def test_a_run_with_nothing_new_keeps_every_table_but_the_file_list(built: Any) -> None:
-    """The current states and the quarantine read what they read in the first run
-    (macros/materializations/table.sql); the landed-file list is listed again, as every
-    run must, and written with the same rows it found."""
+    """The current states, the quarantine and the transaction boundaries read what they read
+    in the first run (macros/materializations/table.sql); the landed-file list is listed
+    again, as every run must, and written with the same rows it found."""
     tables = model_messages(built[1], "table")
-    assert len(tables) == TABLE_COUNT + 2
+    assert len(tables) == TABLE_COUNT + 3
     assert tables.pop("stg_qlik_ct__landed_files") != "unchanged"
     assert tables == dict.fromkeys(tables, "unchanged")
 
 
 def test_a_new_change_of_one_table_runs_that_table_alone(built: Any) -> None:
     """LATE landed a file: its staging, images and history write and its current state is
-    rebuilt, and so are the log and the quarantine that every table feeds; every other
-    table's models find nothing new or are kept, decided without a query of their own."""
+    rebuilt, and so are the log, its transaction boundaries and the quarantine that every
+    table feeds; every other table's models find nothing new or are kept, decided without
+    a query of their own."""
     messages = model_messages(built[6])
     late = {name.format(LATE.name) for name in (*SKIPPED_PER_TABLE, "dim_{}_current")} | {
         "int_qlik_ct__changes_logged",
+        "int_qlik_ct__transaction_boundaries",
         "fct_cdc_quarantine",
         "stg_qlik_ct__landed_files",
     }

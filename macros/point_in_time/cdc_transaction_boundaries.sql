@@ -1,0 +1,51 @@
+{% macro cdc_transaction_boundaries(source_system) %}
+    {#- The whole body of int_<source_system>__transaction_boundaries: one row per
+        distinct (order_scope, order_key, effective_at) of the format's canonical log at
+        which every table of the order scope stands transaction-consistent. A change is a
+        boundary when it ends its transaction (txn_last) or its format marks no
+        transaction ends (txn_last NULL: snapshot rows, formats without end markers), and
+        it counts only before the scope's first change of an incomplete transaction (flag
+        transaction_incomplete: its last event, or one before it, has not landed).
+        cdc_consistent_point reads this table, so a <table>_as_of_consistent function
+        neither analyses nor computes the format's log (for Qlik Kafka a chain of views
+        over every message) each time it is created or called. -#}
+with
+
+log as (
+
+    select
+        canonical.order_scope,
+        canonical.order_key,
+        canonical.effective_at,
+        canonical.txn_last,
+        array_contains(canonical.flags, 'transaction_incomplete')
+            as is_transaction_incomplete
+    from {{ ref('int_' ~ source_system ~ '__changes_canonical') }} as canonical
+
+),
+
+first_incomplete as (
+
+    select
+        log.order_scope,
+        min(log.order_key) as order_key
+    from log
+    where log.is_transaction_incomplete
+    group by log.order_scope
+
+)
+
+select distinct
+    log.order_scope,
+    log.order_key,
+    log.effective_at
+from log
+left join first_incomplete
+    on log.order_scope = first_incomplete.order_scope
+where
+    coalesce(log.txn_last, true)
+    and (
+        first_incomplete.order_key is null
+        or log.order_key < first_incomplete.order_key
+    )
+{%- endmacro %}
