@@ -421,8 +421,12 @@ def test_wait_for_metastore_waits_while_another_process_holds_derby(tmp_path: Pa
                     pipeline.wait_for_metastore(database, limit)
             else:
                 pipeline.wait_for_metastore(database, limit)
-                assert process.poll() is not None
-            assert time.monotonic() - started >= 1.0
+            waited = time.monotonic() - started
+            if not stops:
+                # the lock goes with the holder's exit, a moment before the exit can be
+                # reaped (poll() raced it under load): it ends normally
+                assert process.wait(timeout=10) == 0
+            assert waited >= 1.0
         finally:
             process.kill()
             process.wait()
