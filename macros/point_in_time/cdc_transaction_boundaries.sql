@@ -8,7 +8,9 @@
         transaction_incomplete: its last event, or one before it, has not landed).
         cdc_consistent_point reads this table, so a <table>_as_of_consistent function
         neither analyses nor computes the format's log (for Qlik Kafka a chain of views
-        over every message) each time it is created or called. -#}
+        over every message) each time it is created or called. A table, rebuilt only
+        when the log changes (the table materialization's "unchanged" shortcut). -#}
+{{ config(enabled=cdc_source_system_enabled(source_system), materialized='table') }}
 with
 
 log as (
