@@ -5,15 +5,23 @@ give the same history, row for row.
 The changes come from the simulator (inserts, updates of random column subsets, NULLs,
 deletes, delete and re-insert, key updates, multi-change transactions) over the employees
 table. Every option set of OPTIONS gets two tables fed the same change-table rows: `<set>_one`
-all in batch 1, `<set>_many` each change (its B and U rows together) in a randomly drawn
-batch, rows shuffled within and over files. So changes arrive late, in any order, after
-changes that follow them; every run folds what it finds. After the last run both tables'
-dim_<table>_history and dim_<table>_current must be equal (the load time column aside), and
-the `<set>_one` tables must differ from one another wherever their options say they should
-(else the options would not have been exercised).
+all in batch 1, `<set>_many` each change-table row in a randomly drawn batch (an update's B
+and U rows each their own draw), rows shuffled within and over files. So changes arrive
+late, in any order, after changes that follow them, and an update's before-image lands
+before it (quarantined as an orphan until the update lands), with it or after it (the
+update's images and its change-log row gain it then); every run folds what it finds. After
+the last run both tables' dim_<table>_history and dim_<table>_current must be equal (the
+load time column aside), and so must their rows of the Qlik change log (the log rewrites
+the buckets of the rows each run stages, `int_qlik_ct__changes_logged`), with no
+before-image left in quarantine; and the `<set>_one` tables must differ from one another
+wherever their options say they should (else the options would not have been exercised).
 
 Property-based over the simulator's seeds: each run draws a seed (or takes CDC_ORDER_SEED),
-and every assertion names it, so a failure is reproduced with that seed. The scenario is one
+and every assertion names it, so a failure is reproduced with that seed. A drawn seed is kept
+only if its changes can exercise every option (an update of nothing but `notes`, which the
+tracking options absorb; an update that sets `manager_id` or `notes` to NULL, which the NULL
+options ignore): about one seed in seven lacks one of them (15 of seeds 0 to 99), and the
+check that the options were exercised would fail on it. The scenario is one
 project copy and three dbt runs (about as costly as one proof test), so one seed per test run.
 """
 
@@ -28,14 +36,43 @@ from typing import Any
 import pytest
 
 from cdc_simulator.project_copy import project_with_tables
-from cdc_simulator.qlik_ct import emit, write_parquet
-from cdc_simulator.table_model import EMPLOYEES, Change, simulate
+from cdc_simulator.qlik_ct import CtRow, emit, write_parquet
+from cdc_simulator.table_model import EMPLOYEES, simulate
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
 SCHEMA = "history_order"
 BATCHES = 3
-SEED = int(os.environ.get("CDC_ORDER_SEED") or random.SystemRandom().randrange(1_000_000))
+CHANGES, KEYS = 120, 14
+
+
+def can_exercise_the_options(seed: int) -> bool:
+    """The seed's changes hold an update of `notes` alone and an update that sets
+    `manager_id` or `notes` to NULL (see the module docstring)."""
+    names = [column.name for column in EMPLOYEES.columns]
+    notes_only = nulled = False
+    for change in simulate(CHANGES, keys=KEYS, seed=seed, tables=(EMPLOYEES,)).changes:
+        if change.op != "U" or change.before is None or change.after is None:
+            continue
+        old, new = (
+            dict(zip(names, change.before, strict=True)),
+            dict(zip(names, change.after, strict=True)),
+        )
+        notes_only |= {name for name in names if old[name] != new[name]} <= {"notes"}
+        nulled |= any(
+            new[name] is None and old[name] is not None for name in ("manager_id", "notes")
+        )
+    return notes_only and nulled
+
+
+def draw_seed() -> int:
+    draw = random.SystemRandom()
+    while not can_exercise_the_options(seed := draw.randrange(1_000_000)):
+        pass
+    return seed
+
+
+SEED = int(os.environ.get("CDC_ORDER_SEED") or draw_seed())
 # suppress_duplicate_updates alone is not here: the simulator writes no update that changes
 # nothing (Replicate does not either), so alone it would equal no option; it is in oi_all and
 # in test_history_options.py. No-option histories are proven by the proof tests. Six tables:
@@ -58,11 +95,11 @@ TABLES = {
 SPECS = [replace(EMPLOYEES, name=name) for name in TABLES]
 
 
-def batches_of(changes: list[Change], rng: random.Random) -> list[list[Change]]:
-    """Each change in a randomly drawn batch (the baseline lands with batch 1)."""
-    batches: list[list[Change]] = [[] for _ in range(BATCHES)]
-    for change in changes:
-        batches[rng.randrange(BATCHES)].append(change)
+def batches_of(rows: list[CtRow], rng: random.Random) -> list[list[CtRow]]:
+    """Each change-table row in a randomly drawn batch (the baseline lands with batch 1)."""
+    batches: list[list[CtRow]] = [[] for _ in range(BATCHES)]
+    for row in rows:
+        batches[rng.randrange(BATCHES)].append(row)
     return batches
 
 
@@ -106,17 +143,18 @@ def built(tmp_path_factory: pytest.TempPathFactory, run_dbt: Any) -> dict[str, A
     work = tmp_path_factory.mktemp("history_order")
     project = project_with_tables(work / "project", TABLES)
     root = work / "landing"
-    sim = simulate(120, keys=14, seed=SEED, tables=(EMPLOYEES,))
+    sim = simulate(CHANGES, keys=KEYS, seed=SEED, tables=(EMPLOYEES,))
     rng = random.Random(SEED)
-    spread = batches_of(sim.changes, rng)
+    every_row = emit(sim.changes, (EMPLOYEES,))["employees"]
+    spread = batches_of(every_row, rng)
     for index in range(BATCHES):
         rows: dict[str, list[Any]] = {}
         for name in TABLES:
             if name.endswith("_one"):
-                chosen = sim.changes if index == 0 else []
+                chosen = every_row if index == 0 else []
             else:
                 chosen = spread[index]
-            rows[name] = renumbered(emit(chosen, (EMPLOYEES,))["employees"], name)
+            rows[name] = renumbered(chosen, name)
         baseline = {name: sim.baseline["employees"] for name in TABLES} if index == 0 else None
         write_parquet(root, rows, baseline, tables=SPECS, files=2, shuffle=True, seed=SEED + index)
         run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root), project_dir=project)
@@ -136,6 +174,38 @@ def test_one_batch_and_shuffled_batches_give_the_same_history(
         f"seed {SEED} (CDC_ORDER_SEED), changes per batch {built['spread']}: "
         f"dim_{option_set}_one_{model} and dim_{option_set}_many_{model} differ"
     )
+
+
+# each row as JSON text (maps cannot be compared by `except all`)
+LOGGED = (
+    "select to_json(struct(*)) as row_json from (select * except (change_id, source_table,"
+    " source_table_norm, order_key, raw_key, raw_source, loaded_at, log_bucket),"
+    " substr(order_key, 1, 33) as order_key"
+    " from {schema}.int_qlik_ct__changes_logged where source_table = '{table}')"
+)
+
+
+@pytest.mark.parametrize("option_set", sorted(OPTIONS))
+def test_one_batch_and_shuffled_batches_give_the_same_change_log(
+    built: dict[str, Any], spark: Any, option_set: str
+) -> None:
+    """The log holds every change once with its before-image, however the rows arrived: a
+    before-image landed after its update was paired in the run that staged it (that run
+    rewrote the update's bucket of the log). The change id, the table's names, the raw key
+    and the load time aside (they name the table or its change numbers), and the order key
+    without the table's digits."""
+    one = LOGGED.format(schema=SCHEMA, table=f"{option_set}_one")
+    many = LOGGED.format(schema=SCHEMA, table=f"{option_set}_many")
+    assert spark.sql(one).count() > 0
+    assert difference(spark, one, many) == [], (
+        f"seed {SEED} (CDC_ORDER_SEED), rows per batch {built['spread']}: the change log of "
+        f"{option_set}_one and {option_set}_many differ"
+    )
+    orphans = spark.sql(
+        f"select count(*) from {SCHEMA}.fct_cdc_quarantine"
+        f" where landed_table like '%{option_set}_many%'"
+    ).first()[0]
+    assert orphans == 0, f"seed {SEED}: {option_set}_many keeps {orphans} rows in quarantine"
 
 
 def test_the_options_were_exercised(built: dict[str, Any], spark: Any) -> None:

@@ -23,7 +23,9 @@ Parquet files (idm_jdbc_landing: files) and must answer as the seeds do.
 Batch 2 holds late rows, so its run rebuilds the histories; batch 3 has none, so its run
 recomputes only the keys it touches and rewrites only the partitions they fall in (minute
 buckets here, `history_bucket_length: 12`): the test checks that the oldest bucket's files
-were left alone, and that the result equals a `--full-refresh` rebuild.
+were left alone, and that the result equals a `--full-refresh` rebuild. The same for the
+Qlik change log (`int_qlik_ct__changes_logged`, bucketed by the same setting): batch 3's run
+leaves each table's oldest bucket of changes alone, and the log equals its full refresh.
 """
 
 from __future__ import annotations
@@ -293,6 +295,7 @@ def test_qlik_change_tables_prove_point_in_time_state(
     land_batch_2(root, scenario)
     run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
     oldest_files = {spec.name: oldest_bucket_files(spark, spec.name) for spec in tables}
+    oldest_logged = {spec.name: oldest_log_bucket_files(spark, spec.name) for spec in tables}
 
     land_batch_3(root, scenario)
     run_dbt(["build", "--exclude", "test_type:unit"], schema=SCHEMA, vars=dbt_vars(root))
@@ -338,15 +341,30 @@ def test_qlik_change_tables_prove_point_in_time_state(
         assert oldest_bucket_files(spark, spec.name) == (bucket, files), (
             f"batch 3 (no late rows) rewrote dim_{spec.name}_history's oldest bucket {bucket}"
         )
+        bucket, files = oldest_logged[spec.name]
+        assert oldest_log_bucket_files(spark, spec.name) == (bucket, files), (
+            f"batch 3 rewrote the change log's oldest bucket {bucket} of {spec.name}"
+        )
     histories = {spec.name: history_rows(spark, spec.name) for spec in tables}
+    logged = relation_rows(spark, f"{SCHEMA}.int_qlik_ct__changes_logged")
     run_dbt(
-        ["run", "--select", "dim_employees_history", "dim_order_lines_history", "--full-refresh"],
+        [
+            "run",
+            "--select",
+            "dim_employees_history",
+            "dim_order_lines_history",
+            "int_qlik_ct__changes_logged",
+            "--full-refresh",
+        ],
         schema=SCHEMA,
         vars=dbt_vars(root),
     )
     for spec in tables:
         rebuilt = history_rows(spark, spec.name)
         assert histories[spec.name] == rebuilt, f"incremental dim_{spec.name}_history differs"
+    assert logged == relation_rows(spark, f"{SCHEMA}.int_qlik_ct__changes_logged"), (
+        "the change log written bucket by bucket differs from its full refresh"
+    )
 
 
 def history_at(table: str, order_key: str) -> str:
@@ -368,6 +386,25 @@ def oldest_bucket_files(spark: Any, table: str) -> tuple[str, list[str]]:
         f"select distinct input_file_name() from {relation} where valid_to_bucket = '{bucket}'"
     ).toArrow()
     return bucket, sorted(files.column(0).to_pylist())
+
+
+def oldest_log_bucket_files(spark: Any, table: str) -> tuple[str, list[str]]:
+    """The oldest bucket of a table's changes in the Qlik change log (the full load's bucket
+    of zeros aside) and the files holding it."""
+    relation = f"{SCHEMA}.int_qlik_ct__changes_logged"
+    where = f"source_table = '{table}' and not is_snapshot"
+    bucket = spark.sql(f"select min(log_bucket) from {relation} where {where}").first()[0]
+    files = spark.sql(
+        f"select distinct input_file_name() from {relation}"
+        f" where {where} and log_bucket = '{bucket}'"
+    ).toArrow()
+    return bucket, sorted(files.column(0).to_pylist())
+
+
+def relation_rows(spark: Any, relation: str) -> list[str]:
+    """Every row of a relation as JSON text, sorted, for comparing two builds."""
+    frame = spark.sql(f"select to_json(struct(*)) from {relation}").toArrow()
+    return sorted(frame.column(0).to_pylist())
 
 
 def history_rows(spark: Any, table: str) -> list[tuple[Any, ...]]:

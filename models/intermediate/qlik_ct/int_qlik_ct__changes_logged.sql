@@ -3,7 +3,7 @@
         enabled=cdc_source_system_enabled('qlik_ct'),
         materialized='incremental',
         incremental_strategy='insert_overwrite',
-        partition_by=['source_table'],
+        partition_by=['source_table', 'log_bucket'],
         on_schema_change='fail',
         pre_hook=[
             "{{ cdc_write_started() }}",
@@ -14,31 +14,36 @@
 }}
 {#- The Qlik change log as a table (the rows of
     int_qlik_ct__changes_canonical, which puts them in the canonical column
-    order), a partition per source table: every valid I/U/D change with its
-    before-image folded in, TRUNCATE rows as control changes, and the
-    full-load rows as snapshot inserts at order_key 000...0, from the union of
-    the tables' int_qlik_ct__<table>_changes_paired views.
+    order), partitioned by source table and commit day (log_bucket,
+    qlik_ct_log_bucket): every valid I/U/D change with its before-image folded
+    in, TRUNCATE rows as control changes, and the full-load rows as snapshot
+    inserts at order_key 000...0 (a bucket of zeros), from the union of the
+    tables' int_qlik_ct__<table>_changes_paired views.
 
-    Incremental by table: a run rewrites the partitions of the tables that
-    staged a row since their partition was written (a before-image that lands
-    after its update is paired then), and skips when none did
-    (cdc_nothing_new); a first build, a full refresh or a write that never
-    finished (cdc_write_started) writes every table. A table, not a view over
-    every table's pairing: what reads the log (fct_cdc_changes, its tests, the
-    change images of the log) plans one table, not a union that grew with the
-    number of tables. A reloaded full-load table needs a full refresh (README
-    "Incremental loads and reruns"). -#}
+    Incremental by day: a run rewrites, for each table that staged rows since
+    its log was written, the buckets of those rows and its full-load bucket
+    (qlik_ct_log_buckets_to_write; a before-image that lands after its update
+    shares the update's bucket, so the update is paired then), and skips when
+    no table staged a row (cdc_nothing_new); a first build, a full refresh or
+    a write that never finished (cdc_write_started) writes every table whole.
+    So a run that stages 1 % more changes rewrites about the days they fall
+    in, not the whole log. A table, not a view over every table's pairing:
+    what reads the log (fct_cdc_changes, its tests, the change images of the
+    log) plans one table, not a union that grew with the number of tables. A
+    reloaded full-load table needs a full refresh (README "Incremental loads
+    and reruns"). -#}
 {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
 {%- if not execute -%}
-    {#- qlik_ct_tables_to_log reads every table's staging at run time -#}
+    {#- qlik_ct_log_buckets_to_write reads every table's staging at run time -#}
     {%- for table_name in cdc_tables_of('qlik_ct') %}
 -- depends_on: {{ ref('stg_qlik_ct__' ~ table_name) }}
     {%- endfor -%}
 {%- endif -%}
 {#- no table staged or landed since the last write read them: skipped unread
     (cdc_inputs_unchanged) #}
-{%- set tables = [] if cdc_inputs_unchanged() else qlik_ct_tables_to_log() -%}
-{%- if tables | length == 0 -%}
+{%- set to_write = {} if cdc_inputs_unchanged()
+    else qlik_ct_log_buckets_to_write() -%}
+{%- if to_write | length == 0 -%}
 {{ cdc_nothing_new() }}
 {%- else %}
 
@@ -46,8 +51,15 @@ with
 
 all_rows as (
 
-    {% for table_name in tables -%}
+    {% for table_name, buckets in to_write.items() -%}
     select * from {{ ref('int_qlik_ct__' ~ table_name ~ '_changes_paired') }}
+    {%- if buckets is not none %}
+    where {{ qlik_ct_log_bucket('order_key') }} in (
+        {%- for bucket in buckets -%}
+        {{ sql_string_literal(bucket) }}{{ ', ' if not loop.last }}
+        {%- endfor -%}
+    )
+    {%- endif %}
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
 
@@ -151,7 +163,10 @@ canonical as (
             case when all_rows.is_snapshot then '' else '__ct' end
         ) as raw_source,
         all_rows.raw_key,
-        all_rows.loaded_at
+        all_rows.loaded_at,
+
+        ---------- partition (qlik_ct_log_bucket)
+        {{ qlik_ct_log_bucket('all_rows.order_key') }} as log_bucket
 
     from all_rows
 

@@ -1,0 +1,52 @@
+{% macro qlik_ct_log_buckets_to_write() %}
+    {#- What this run writes of int_qlik_ct__changes_logged, as {table: buckets}: `none`
+        for a table written whole, else the list of its buckets (qlik_ct_log_bucket) to
+        rewrite. Every configured qlik_ct table whole at parse time (so the model depends
+        on every pairing view), on a first build, a full refresh, a unit test, or when the
+        last write never finished (cdc.write = started). Otherwise one query over the
+        staging tables and the log: a table with no row in the log yet is written whole; a
+        table whose staging holds rows loaded after the newest change logged for it gets
+        the buckets of those rows (a before-image landed after its update included: it
+        shares the update's bucket) and the full-load bucket (zeros: the full load is
+        rewritten whenever its table is); tables with nothing newly staged are left
+        out. -#}
+    {%- set tables = cdc_tables_of('qlik_ct') | list -%}
+    {%- set full_load_bucket = '0' * (var('history_bucket_length', 8) | int) -%}
+    {%- set whole = {} -%}
+    {%- for table_name in tables -%}
+        {%- do whole.update({table_name: none}) -%}
+    {%- endfor -%}
+    {%- if not execute or model.resource_type != 'model' or not is_incremental()
+          or cdc_table_property(this, 'cdc.write') == 'started' -%}
+        {{ return(whole) }}
+    {%- endif -%}
+    {%- set staged = [] -%}
+    {%- for table_name in tables -%}
+        {%- do staged.append(
+            'select ' ~ sql_string_literal(table_name) ~ ' as source_table,'
+            ~ ' order_key, loaded_at from ' ~ ref('stg_qlik_ct__' ~ table_name)) -%}
+    {%- endfor -%}
+    {%- set found = run_query(
+        'select staged.source_table, logged.source_table is null as whole,'
+        ~ " concat_ws(',', array_sort(collect_set("
+        ~ qlik_ct_log_bucket('staged.order_key') ~ '))) as buckets'
+        ~ ' from (' ~ staged | join(' union all ') ~ ') as staged'
+        ~ ' left join (select source_table, max(loaded_at) as loaded_at from ' ~ this
+        ~ ' group by source_table) as logged'
+        ~ ' on logged.source_table = staged.source_table'
+        ~ ' where logged.source_table is null'
+        ~ " or staged.loaded_at > coalesce(logged.loaded_at, timestamp '0001-01-01 00:00:00')"
+        ~ ' group by staged.source_table, logged.source_table is null'
+        ~ ' order by staged.source_table') -%}
+    {%- set to_write = {} -%}
+    {%- for row in found.rows -%}
+        {%- if row[1] -%}
+            {%- do to_write.update({row[0]: none}) -%}
+        {%- else -%}
+            {%- do to_write.update({
+                row[0]: [full_load_bucket] + (row[2].split(',') | reject('equalto', '')
+                    | reject('equalto', full_load_bucket) | list)}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(to_write) }}
+{% endmacro %}
