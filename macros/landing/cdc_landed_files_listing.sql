@@ -4,22 +4,34 @@
                   'digest': an MD5 of every file of the table's folder, readable or not,
                             by path, modification time, size and problem}}.
         One query a run per format: the first model that asks reads the whole list (built
-        earlier in the run: every caller refs it) into a memo that the invocation's other
-        models share (dbt gives every node the same `graph`; a new invocation parses a
-        new one). Readers: cdc_landing_files_filter (which files a model reads) and
-        cdc_inputs_digest (has a table's landed folder changed since a model read it). -#}
+        earlier in the run, or in the last run when a selection leaves it out) into a memo
+        that the invocation's other models share (dbt gives every node the same `graph`; a
+        new invocation parses a new one). Readers: cdc_landing_files_filter (which files a
+        model reads) and cdc_inputs_digest (has a table's landed folder changed since a
+        model read it). The list's relation comes from the graph, not from ref(): the
+        digest asks on behalf of models that reach a landed table through views (the Qlik
+        log and images through a table's full-load view), which need not depend on the
+        list, and ref() there fails a run that selects such a model without the list
+        ("dbt was unable to infer all dependencies"). -#}
     {%- set memo = graph.get('cdc_landed_files_listing') -%}
     {%- if memo is none -%}
         {%- set memo = {} -%}
         {%- do graph.update({'cdc_landed_files_listing': memo}) -%}
     {%- endif -%}
     {%- if source_system not in memo -%}
+        {%- set listing = graph.nodes.values()
+            | selectattr('resource_type', 'equalto', 'model')
+            | selectattr('package_name', 'equalto', model.package_name)
+            | selectattr('name', 'equalto', 'stg_' ~ source_system ~ '__landed_files')
+            | first -%}
+        {%- set listing_relation = api.Relation.create(
+            schema=listing.schema, identifier=listing.alias) -%}
         {%- set files = {} -%}
         {%- for row in run_query(
             'select landed_table, file_name, is_read, to_json(named_struct('
             ~ '\'path\', file_path, \'modified_at\', cast(modified_at as string),'
             ~ ' \'size\', size_bytes, \'problem\', problem)) as facts'
-            ~ ' from ' ~ ref('stg_' ~ source_system ~ '__landed_files')
+            ~ ' from ' ~ listing_relation
             ~ ' where landed_table is not null order by landed_table, file_name') -%}
             {%- set table = files.setdefault(row[0], {'readable': [], 'facts': []}) -%}
             {%- if row[2] -%}
