@@ -7,9 +7,11 @@
         staging tables and the log: a table with no row in the log yet is written whole; a
         table whose staging holds rows loaded after the newest change logged for it gets
         the buckets of those rows (a before-image landed after its update included: it
-        shares the update's bucket) and the full-load bucket (zeros: the full load is
-        rewritten whenever its table is); tables with nothing newly staged are left
-        out. -#}
+        shares the update's bucket). The full-load bucket (zeros) is added when the
+        table's full-load folder changed since the log recorded it (qlik_ct_full_load_digest
+        against the table property cdc.full_load.<table>), also for a table with nothing
+        newly staged, and with every write of the table when that cannot be told. Tables
+        with nothing new are left out. -#}
     {%- set tables = cdc_tables_of('qlik_ct') | list -%}
     {%- set full_load_bucket = '0' * (var('history_bucket_length', 8) | int) -%}
     {%- set whole = {} -%}
@@ -38,15 +40,28 @@
         ~ " or staged.loaded_at > coalesce(logged.loaded_at, timestamp '0001-01-01 00:00:00')"
         ~ ' group by staged.source_table, logged.source_table is null'
         ~ ' order by staged.source_table') -%}
+    {%- set full_load_changed = {} -%}
+    {%- for table_name in tables -%}
+        {%- set digest = qlik_ct_full_load_digest(table_name) -%}
+        {%- do full_load_changed.update({table_name: digest is none
+            or digest != cdc_table_property(this, 'cdc.full_load.' ~ table_name)}) -%}
+    {%- endfor -%}
     {%- set to_write = {} -%}
     {%- for row in found.rows -%}
         {%- if row[1] -%}
             {%- do to_write.update({row[0]: none}) -%}
         {%- else -%}
             {%- do to_write.update({
-                row[0]: [full_load_bucket] + (row[2].split(',') | reject('equalto', '')
+                row[0]: ([full_load_bucket] if full_load_changed[row[0]] else [])
+                    + (row[2].split(',') | reject('equalto', '')
                     | reject('equalto', full_load_bucket) | list)}) -%}
         {%- endif -%}
+    {%- endfor -%}
+    {#- a full load landed or changed with no change-table row staged -#}
+    {%- for table_name in tables
+          if table_name not in to_write and full_load_changed[table_name]
+          and qlik_ct_full_load_digest(table_name) is not none -%}
+        {%- do to_write.update({table_name: [full_load_bucket]}) -%}
     {%- endfor -%}
     {{ return(to_write) }}
 {% endmacro %}

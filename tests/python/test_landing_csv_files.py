@@ -333,7 +333,15 @@ def write_change_file(path: Path, records: list[list[str]]) -> None:
 
 def test_appended_file_is_staged_incrementally(first_build: Path, spark: Any, run_dbt: Any) -> None:
     """Runs last: a new file with one UPDATE (its B and U) is picked up by the next run, and
-    only its two rows are staged; every row staged before keeps its loaded_at."""
+    only its two rows are staged; every row staged before keeps its loaded_at. In the same
+    run order_lines lands a second full-load file (line (503, 1), SKU-G) and no change row:
+    the change log gains its snapshot insert (the log rewrites a table's full-load rows when
+    its full-load folder changed, even with nothing newly staged)."""
+    full_load_sql = (
+        f"select after_image['sku'] from {SCHEMA}.int_qlik_ct__changes_canonical"
+        " where source_table = 'order_lines' and is_snapshot"
+    )
+    assert sorted(rows(spark, full_load_sql)) == [("SKU-A",), ("SKU-B",)]
     staged_sql = (
         "select raw_key, row_hash, cast(loaded_at as string) from {schema}.stg_qlik_ct__{table}"
     )
@@ -350,8 +358,12 @@ def test_appended_file_is_staged_incrementally(first_build: Path, spark: Any, ru
         ],
     )
 
+    header = (SEEDS / "order_lines.csv").read_text().splitlines()[0]
+    (first_build / "order_lines" / "part-00001.csv").write_text(f"{header}\n1,503,SKU-G,3,7.00,\n")
+
     # `run`: the data tests passed on these tables in the first build
     run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(first_build))
+    assert sorted(rows(spark, full_load_sql)) == [("SKU-A",), ("SKU-B",), ("SKU-G",)]
 
     employees_after = set(rows(spark, staged_sql.format(schema=SCHEMA, table="employees")))
     assert employees_before <= employees_after, "a row staged before changed or vanished"

@@ -25,7 +25,8 @@ recomputes only the keys it touches and rewrites only the partitions they fall i
 buckets here, `history_bucket_length: 12`): the test checks that the oldest bucket's files
 were left alone, and that the result equals a `--full-refresh` rebuild. The same for the
 Qlik change log (`int_qlik_ct__changes_logged`, bucketed by the same setting): batch 3's run
-leaves each table's oldest bucket of changes alone, and the log equals its full refresh.
+leaves each table's oldest bucket of changes and its full-load rows alone (no full-load file
+landed), and the log equals its full refresh.
 """
 
 from __future__ import annotations
@@ -296,6 +297,7 @@ def test_qlik_change_tables_prove_point_in_time_state(
     run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
     oldest_files = {spec.name: oldest_bucket_files(spark, spec.name) for spec in tables}
     oldest_logged = {spec.name: oldest_log_bucket_files(spark, spec.name) for spec in tables}
+    full_loads = {spec.name: full_load_bucket_files(spark, spec.name) for spec in tables}
 
     land_batch_3(root, scenario)
     run_dbt(["build", "--exclude", "test_type:unit"], schema=SCHEMA, vars=dbt_vars(root))
@@ -344,6 +346,9 @@ def test_qlik_change_tables_prove_point_in_time_state(
         bucket, files = oldest_logged[spec.name]
         assert oldest_log_bucket_files(spark, spec.name) == (bucket, files), (
             f"batch 3 rewrote the change log's oldest bucket {bucket} of {spec.name}"
+        )
+        assert full_load_bucket_files(spark, spec.name) == full_loads[spec.name], (
+            f"batch 3 (no full-load file) rewrote the change log's full load of {spec.name}"
         )
     histories = {spec.name: history_rows(spark, spec.name) for spec in tables}
     logged = relation_rows(spark, f"{SCHEMA}.int_qlik_ct__changes_logged")
@@ -399,6 +404,17 @@ def oldest_log_bucket_files(spark: Any, table: str) -> tuple[str, list[str]]:
         f" where {where} and log_bucket = '{bucket}'"
     ).toArrow()
     return bucket, sorted(files.column(0).to_pylist())
+
+
+def full_load_bucket_files(spark: Any, table: str) -> list[str]:
+    """The files holding a table's full-load rows in the Qlik change log."""
+    files = spark.sql(
+        f"select distinct input_file_name() from {SCHEMA}.int_qlik_ct__changes_logged"
+        f" where source_table = '{table}' and is_snapshot"
+    ).toArrow()
+    found = sorted(files.column(0).to_pylist())
+    assert found, f"no full-load rows of {table} in the change log"
+    return found
 
 
 def relation_rows(spark: Any, relation: str) -> list[str]:

@@ -9,7 +9,10 @@
             "{{ cdc_write_started() }}",
             "{{ cdc_partition_overwrite_mode('DYNAMIC') }}"
         ],
-        post_hook=["{{ cdc_write_finished() }}"]
+        post_hook=[
+            "{{ qlik_ct_record_full_load_digests() }}",
+            "{{ cdc_write_finished() }}"
+        ]
     )
 }}
 {#- The Qlik change log as a table (the rows of
@@ -21,10 +24,11 @@
     tables' int_qlik_ct__<table>_changes_paired views.
 
     Incremental by day: a run rewrites, for each table that staged rows since
-    its log was written, the buckets of those rows and its full-load bucket
-    (qlik_ct_log_buckets_to_write; a before-image that lands after its update
-    shares the update's bucket, so the update is paired then), and skips when
-    no table staged a row (cdc_nothing_new); a first build, a full refresh or
+    its log was written, the buckets of those rows (qlik_ct_log_buckets_to_write;
+    a before-image that lands after its update shares the update's bucket, so
+    the update is paired then), and a table's full-load bucket when its
+    full-load folder changed (qlik_ct_record_full_load_digests records it);
+    it skips when there is nothing new (cdc_nothing_new); a first build, a full refresh or
     a write that never finished (cdc_write_started) writes every table whole.
     So a run that stages 1 % more changes rewrites about the days they fall
     in, not the whole log. A table, not a view over every table's pairing:
