@@ -40,9 +40,11 @@
         ~ " or staged.loaded_at > coalesce(logged.loaded_at, timestamp '0001-01-01 00:00:00')"
         ~ ' group by staged.source_table, logged.source_table is null'
         ~ ' order by staged.source_table') -%}
+    {%- set digests = {} -%}
     {%- set full_load_changed = {} -%}
     {%- for table_name in tables -%}
         {%- set digest = qlik_ct_full_load_digest(table_name) -%}
+        {%- do digests.update({table_name: digest}) -%}
         {%- do full_load_changed.update({table_name: digest is none
             or digest != cdc_table_property(this, 'cdc.full_load.' ~ table_name)}) -%}
     {%- endfor -%}
@@ -59,8 +61,8 @@
     {%- endfor -%}
     {#- a full load landed or changed with no change-table row staged -#}
     {%- for table_name in tables
-          if table_name not in to_write and full_load_changed[table_name]
-          and qlik_ct_full_load_digest(table_name) is not none -%}
+          if table_name not in to_write and digests[table_name] is not none
+          and full_load_changed[table_name] -%}
         {%- do to_write.update({table_name: [full_load_bucket]}) -%}
     {%- endfor -%}
     {{ return(to_write) }}
