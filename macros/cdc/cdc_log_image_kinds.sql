@@ -12,7 +12,14 @@
           B     the before-image of a U, at the same order_key (is_before_image), for the
                 seed's left outer join; its key is the old key when the U moved it.
         present_columns is the change's for I, U and D; the before-image's own keys for K
-        and B (the log's present_columns describes a U's after-image); NULL for T. -#}
+        and B (the log's present_columns describes a U's after-image); NULL for T.
+        image_complete likewise: the change's for I, U and D; for K and B, true only when
+        the change is complete and its before-image holds as many columns as its after-image
+        (a level-2 OpenEdge update that moved the key has no before-image at all: its K
+        image then carries nothing, and the old key's tombstone shows the state it ends,
+        not every column NULL). -#}
+    {%- set before_complete = '(' ~ changes ~ '.image_complete and coalesce(size('
+        ~ changes ~ '.before_image) = size(' ~ changes ~ '.after_image), false))' -%}
     {%- set old_pk_string = cdc_pk_string_of_map(changes ~ '.pk_before') -%}
     {{ return([
         {
@@ -42,7 +49,7 @@
             'is_before_image': 'false',
             'row_exists': 'false',
             'image': changes ~ '.before_image',
-            'image_complete': changes ~ '.image_complete',
+            'image_complete': before_complete,
             'present_columns': 'map_keys(' ~ changes ~ '.before_image)',
         },
         {
@@ -62,7 +69,7 @@
             'is_before_image': 'true',
             'row_exists': 'true',
             'image': changes ~ '.before_image',
-            'image_complete': changes ~ '.image_complete',
+            'image_complete': before_complete,
             'present_columns': 'map_keys(' ~ changes ~ '.before_image)',
         },
     ]) }}

@@ -18,7 +18,8 @@ rows per captured operation, a share of change records split in two (spec D.7: p
 After batch 1 the latest state must equal the model's state over the units delivered whole,
 and the held parts must be in the quarantine; after batch 3 `<table>_as_of(point)` and the
 history versions valid at the point must equal the model's state at many points, by
-`_Change-Sequence` and by time. A second scenario lands the merged form (what OpenEdge SQL
+`_Change-Sequence` and by time, and every deleted version (a delete, the old key of a key
+update) must show the state it ends. A second scenario lands the merged form (what OpenEdge SQL
 returns: no split records) with the 12.2 field names, once, and must answer the same.
 """
 
@@ -384,6 +385,7 @@ def check_points(spark: Any, scenario: Scenario, schema: str) -> list[str]:
                 in_history.append(Expectation(history, point.expected, f"history at {label}"))
         failures += check_all(spark, spec, at_points)
         failures += check_all(spark, spec, in_history)
+        failures += tombstones_show_the_last_state(spark, spec, CONFIGURED[table], schema)
     final = scenario.sim.final
     for spec in VALUE_TABLES:
         current = f"{schema}.dim_{CONFIGURED[spec.name]}_current"
@@ -396,6 +398,37 @@ def check_points(spark: Any, scenario: Scenario, schema: str) -> list[str]:
         "end (level 0)",
     )
     return failures
+
+
+def tombstones_show_the_last_state(spark: Any, spec: Any, table: str, schema: str) -> list[str]:
+    """The versions checked at points are the live ones; a deleted version (a delete, or the
+    old key of a key update: `K`) must show the state it ends, its key's previous version,
+    key columns included. (At level 2 an update that moved the key has no before image: its
+    `K` version once showed every column NULL.)"""
+    columns = ", ".join(f"`{name}`" for name in spec.column_names)
+    wrong = spark.sql(
+        f"""
+        select change_op, count(*) as versions, min(pk_string) as example
+        from (
+            select
+                change_op,
+                is_deleted,
+                pk_string,
+                struct({columns}) as shown,
+                lag(struct({columns})) over (
+                    partition by pk_string order by valid_from_order_key
+                ) as ended
+            from {schema}.dim_{table}_history
+        )
+        where is_deleted and change_op in ('D', 'K') and not (shown <=> ended)
+        group by change_op
+        """
+    ).collect()
+    return [
+        f"{table}: {row.versions} {row.change_op} versions do not show the state they end"
+        f" (e.g. {row.example})"
+        for row in wrong
+    ]
 
 
 @pytest.mark.e2e
