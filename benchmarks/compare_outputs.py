@@ -5,7 +5,10 @@ warehouse folder (no metastore, so no Derby lock) and the baseline job's Parquet
 counts the rows each side has that the other lacks (multiset difference, `exceptAll`) over the
 data columns and the version columns both produce. Exits 1 and names the table on a difference.
 
-    python -m benchmarks.compare_outputs --warehouse DIR/cdc.db --baseline DIR
+    python -m benchmarks.compare_outputs --warehouse DIR/cdc.db --baseline DIR [--tables T ...]
+
+The tables are the Qlik baseline job's unless `--tables` names others (the OpenEdge
+baseline's, benchmarks/openedge_pipeline.py).
 """
 
 from __future__ import annotations
@@ -37,10 +40,12 @@ def differences(pipeline: DataFrame, baseline: DataFrame) -> tuple[int, int]:
     return left.exceptAll(right).count(), right.exceptAll(left).count()
 
 
-def compare(spark: SparkSession, warehouse: str, baseline: str) -> list[str]:
+def compare(
+    spark: SparkSession, warehouse: str, baseline: str, tables: Sequence[str] = tuple(TABLES)
+) -> list[str]:
     """A line per compared output; lines starting with 'DIFFERENT' are failures."""
     lines = []
-    for table in TABLES:
+    for table in tables:
         for kind in ("history", "current"):
             ours = spark.read.parquet(f"{warehouse}/dim_{table}_{kind}")
             theirs = spark.read.parquet(f"{baseline}/{table}_{kind}")
@@ -57,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.compare_outputs")
     parser.add_argument("--warehouse", required=True, help="the pipeline schema's folder")
     parser.add_argument("--baseline", required=True, help="the baseline job's --out folder")
+    parser.add_argument("--tables", nargs="+", default=list(TABLES), help="the compared tables")
     args = parser.parse_args(argv)
     spark = (
         SparkSession.builder.master("local[*]")
@@ -67,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
-    lines = compare(spark, args.warehouse, args.baseline)
+    lines = compare(spark, args.warehouse, args.baseline, args.tables)
     spark.stop()
     print("\n".join(lines))
     return 1 if any(line.startswith("DIFFERENT") for line in lines) else 0

@@ -1,7 +1,8 @@
 """What the staging throughput benchmarks share: a timed `cdc-dbt run` of one format's models
 in a fresh metastore, and counts read back afterwards in a Spark session of their own.
 
-Used by benchmarks/openedge_staging.py and benchmarks/qlik_kafka_staging.py.
+Used by benchmarks/openedge_staging.py, benchmarks/qlik_kafka_staging.py and
+benchmarks/openedge_pipeline.py.
 """
 
 from __future__ import annotations
@@ -38,12 +39,14 @@ class RunFailed(RuntimeError):
 
 
 def timed_run(
-    run_dir: Path, select: list[str], variables: Mapping[str, object]
+    run_dir: Path, select: list[str], variables: Mapping[str, object], *, fresh: bool = True
 ) -> dict[str, object]:
     """`cdc-dbt run --select <select> --vars <variables>` in a fresh `run_dir` (its own Derby
-    metastore and warehouse): the wall time and each model's seconds, slowest first."""
-    shutil.rmtree(run_dir, ignore_errors=True)
-    run_dir.mkdir(parents=True)
+    metastore and warehouse; `fresh=False`: on what an earlier run there left, an incremental
+    run): the wall time and each model's seconds, slowest first."""
+    if fresh:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
         "CDC_LOCAL_DIR": str(run_dir),
@@ -61,9 +64,10 @@ def timed_run(
     started = time.monotonic()
     done = subprocess.run(command, cwd=PROJECT_DIR, env=env, capture_output=True, text=True)
     seconds = time.monotonic() - started
-    (run_dir / "run.log").write_text(done.stdout + done.stderr)
+    log = run_dir / ("run.log" if fresh else "incremental_run.log")
+    log.write_text(done.stdout + done.stderr)
     if done.returncode != 0:
-        raise RunFailed(f"cdc-dbt run failed ({done.returncode}); see {run_dir / 'run.log'}")
+        raise RunFailed(f"cdc-dbt run failed ({done.returncode}); see {log}")
     run_results = json.loads((run_dir / "target" / "run_results.json").read_text())
     models = sorted(
         (

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from benchmarks import cluster as cluster_driver
-from benchmarks import pipeline
+from benchmarks import openedge_baseline_job, pipeline
 from benchmarks.baseline_job import TABLES, run
 from benchmarks.cluster import compared_columns, compared_models
 from benchmarks.pipeline import (
@@ -33,6 +33,7 @@ from benchmarks.pipeline import (
     write_empty_landing,
 )
 from benchmarks.process_memory import Measurement, measure
+from cdc_simulator import openedge_cdc as oe
 from cdc_simulator.qlik_ct import emit, generate_landing, write_parquet
 from cdc_simulator.table_model import UTC, simulate
 
@@ -90,6 +91,71 @@ def test_baseline_job_computes_the_true_current_state(tmp_path: Path, spark: Any
         assert doubled == 0
 
 
+@pytest.mark.spark
+def test_openedge_baseline_job_computes_the_true_history(tmp_path: Path, spark: Any) -> None:
+    """The OpenEdge baseline against the simulator: the customer (level 3), item (level 2)
+    and visit (level 0) tables captured with split records of every kind (shuffled), and
+    the state its history gives at every tenth change (and the current state) equal to the
+    model's state after that change; key updates end their old key (a `K` version) in both
+    levels that carry values; the current state holds a row per live key."""
+    sim = simulate(1200, keys=40, seed=12, tables=(oe.CUSTOMER, oe.ITEM, oe.VISIT))
+    emitted = oe.emit(sim, split_share=0.3, seed=12)
+    assert {kind for unit in emitted.units for kind in unit.split_kinds} == {
+        "plain",
+        "fragment",
+        "array",
+    }
+    records: dict[str, list[dict[str, object]]] = {}
+    for unit in emitted.units:
+        records.setdefault(unit.table, []).extend(unit.records)
+    landing, out = tmp_path / "landing", tmp_path / "out"
+    oe.write_parquet(landing, [unit.tracking for unit in emitted.units], records, part=1)
+    openedge_baseline_job.run(spark, str(landing), str(out))
+
+    specs = {"oe_customer": oe.CUSTOMER, "item": oe.ITEM}
+    # per table (each counts its own _Change-Sequence): the model's state after every tenth
+    # of its changes, and after its last
+    points: dict[str, list[tuple[int, dict[Any, Any]]]] = {}
+    for name, spec in specs.items():
+        rows = dict(sim.baseline.get(spec.name, {}))
+        changes = [change for change in sim.changes if change.table == spec.name]
+        points[name] = []
+        for position, change in enumerate(changes, start=1):
+            if change.op in ("U", "D"):
+                rows.pop(change.key_before(spec))
+            if change.op in ("I", "U"):
+                rows[change.key_after(spec)] = change.after
+            if position % 10 == 0 or position == len(changes):
+                sequence = emitted.sequence_of[spec.name][change.change_seq]
+                points[name].append((sequence, dict(rows)))
+        assert rows == sim.final[spec.name]
+    for name, spec in specs.items():
+        history = spark.read.parquet(str(out / f"{name}_history"))
+        versions = [
+            (
+                record["valid_from_order_key"],
+                record["valid_to_order_key"],
+                record["is_deleted"],
+                tuple(_normalized(record[column]) for column in spec.column_names),
+            )
+            for record in history.toArrow().to_pylist()
+        ]
+        for sequence, expected in points[name]:
+            point = str(sequence).zfill(20)
+            live = {
+                spec.key_of(row): row
+                for start, end, deleted, row in versions
+                if start <= point and (end is None or point < end) and not deleted
+            }
+            assert live == expected, f"{name} at _Change-Sequence {sequence}"
+        moved = history.where("change_op = 'K'").count()
+        assert moved > 0, f"{name}: no key update in the simulation; change the seed"
+        current = spark.read.parquet(str(out / f"{name}_current")).count()
+        assert current == len(sim.final[spec.name])
+    visits = spark.read.parquet(str(out / "visit_current")).toArrow().to_pylist()
+    assert {(record["recid"],) for record in visits} == set(oe.recid_state(emitted.units, "visit"))
+
+
 def test_builds_configure_only_the_generated_qlik_tables() -> None:
     """The build's var cdc_tables holds the project's own entries of the two generated tables,
     whose keys are the baseline job's: pipeline and baseline process the same tables."""
@@ -99,6 +165,24 @@ def test_builds_configure_only_the_generated_qlik_tables() -> None:
     for name, entry in entries.items():
         assert entry == configured[name]
         assert tuple(entry["key_columns"]) == TABLES[name]
+
+
+def test_openedge_baseline_configures_the_projects_openedge_tables() -> None:
+    """The OpenEdge baseline's tables are the project's: the same key columns, columns in
+    the same (split-record) order, policy level, table number and change table."""
+    configured = yaml.safe_load(PROJECT_FILE.read_text())["vars"]["cdc_tables"]
+    openedge = {n: e for n, e in configured.items() if e["source_system"] == "openedge_cdc"}
+    assert sorted(openedge) == sorted(table.name for table in openedge_baseline_job.TABLES)
+    for table in openedge_baseline_job.TABLES:
+        entry = openedge[table.name]
+        assert tuple(entry["key_columns"]) == table.key_columns
+        assert tuple(entry["columns"]) == table.columns
+        assert (entry["policy_level"], entry["source_table_number"]) == (
+            table.level,
+            table.table_number,
+        )
+        if table.level >= 2:
+            assert entry.get("change_table", f"cdc_{table.name}") == table.change_table
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,204 @@
+"""The whole OpenEdge CDC pipeline beside its hand-written baseline, at a given volume (issue 25).
+
+    python -m benchmarks.openedge_pipeline --changes 1000000 --keys 100000
+        [--split-share 0.05] [--append-fraction 0.01] [--seed 1]
+        [--work .local/bench_openedge_pipeline]
+        [--json benchmarks/results/openedge_pipeline.json]
+
+1. Generates, unless `<work>/data/stamp.json` shows the same parameters, the simulator's
+   tables captured by the shipped policies (customer level 3, item level 2, visit level 0)
+   as Parquet, a share of change records split in two (spec D.7): the units of all but the
+   last `--append-fraction` of the changes in `<work>/data/landing` (part 1), the rest in
+   `<work>/data/append` (part 2), a later batch.
+2. The baseline job (`benchmarks.openedge_baseline_job`) on the landing, timed.
+3. A full `cdc-dbt run` of the format's models and of its tables' images, histories, current
+   states, as-of, changes and live views in a fresh `<work>/run` (its own Derby metastore),
+   timed; then `compare_outputs` of its histories and current states against the baseline's
+   (row for row over the baseline's columns).
+4. The later batch moved into the landing, the incremental `cdc-dbt run` timed, the batch
+   moved back out (the landing stays as generated).
+5. Writes the seconds, changes per second end to end, the pipeline/baseline and
+   incremental/full ratios and each run's slowest models to the JSON file. Exits 1 when the
+   outputs differ or a row was quarantined, 2 when a run failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from benchmarks.openedge_baseline_job import TABLES
+from benchmarks.staging_run import PROJECT_DIR, RunFailed, count_rows, timed_run, write_result
+
+SELECT = [
+    "path:models/staging/openedge_cdc",
+    "path:models/intermediate/openedge_cdc",
+    *[f"int_{table.name}__change_images" for table in TABLES],
+    *[f"path:models/marts/{table.name}" for table in TABLES],
+]
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--changes", type=int, default=1_000_000)
+    parser.add_argument("--keys", type=int, default=100_000)
+    parser.add_argument("--split-share", type=float, default=0.05)
+    parser.add_argument("--append-fraction", type=float, default=0.01)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--work", type=Path, default=PROJECT_DIR / ".local" / "bench_openedge_pipeline"
+    )
+    parser.add_argument(
+        "--json", type=Path, default=PROJECT_DIR / "benchmarks/results/openedge_pipeline.json"
+    )
+    return parser.parse_args(argv)
+
+
+def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
+    """The landing and the later batch for the parameters, reused when already generated."""
+    from cdc_simulator.openedge_cdc import CUSTOMER, ITEM, VISIT, emit, write_parquet
+    from cdc_simulator.table_model import simulate
+
+    parameters = {
+        "changes": args.changes,
+        "keys": args.keys,
+        "split_share": args.split_share,
+        "append_fraction": args.append_fraction,
+        "seed": args.seed,
+    }
+    stamp = data / "stamp.json"
+    if stamp.exists() and json.loads(stamp.read_text()).get("parameters") == parameters:
+        return dict(json.loads(stamp.read_text()))
+    shutil.rmtree(data, ignore_errors=True)
+    started = time.monotonic()
+    sim = simulate(args.changes, keys=args.keys, seed=args.seed, tables=(CUSTOMER, ITEM, VISIT))
+    emitted = emit(sim, split_share=args.split_share, seed=args.seed)
+    later = sim.changes[len(sim.changes) - int(len(sim.changes) * args.append_fraction) :]
+    later_ids = {id(change) for change in later}
+    batches = {
+        "landing": [u for u in emitted.units if id(u.change) not in later_ids],
+        "append": [u for u in emitted.units if id(u.change) in later_ids],
+    }
+    for part, (folder, units) in enumerate(batches.items(), start=1):
+        records: dict[str, list[dict[str, object]]] = {}
+        for unit in units:
+            records.setdefault(unit.table, []).extend(unit.records)
+        write_parquet(data / folder, [u.tracking for u in units], records, part=part, seed=part)
+    info = {
+        "parameters": parameters,
+        "model_changes": len(sim.changes),
+        "later_model_changes": len(later),
+        "units": len(emitted.units),
+        "later_units": len(batches["append"]),
+        "split_records": sum(len(unit.split_kinds) for unit in emitted.units),
+        "landed_rows": {
+            folder.name: sum(pq.ParquetFile(f).metadata.num_rows for f in folder.glob("*.parquet"))
+            for folder in sorted((data / "landing").iterdir())
+            if folder.is_dir()
+        },
+        "generation_seconds": round(time.monotonic() - started, 1),
+    }
+    stamp.write_text(json.dumps(info, indent=2))
+    return info
+
+
+def run_baseline(landing: Path, out: Path) -> float:
+    """The baseline job as a process of its own (its own Spark), wall seconds."""
+    shutil.rmtree(out, ignore_errors=True)
+    started = time.monotonic()
+    command = [sys.executable, "-m", "benchmarks.openedge_baseline_job"]
+    subprocess.run(
+        [*command, "--landing", str(landing), "--out", str(out)], cwd=PROJECT_DIR, check=True
+    )
+    return round(time.monotonic() - started, 1)
+
+
+def compare(warehouse: Path, baseline: Path) -> list[str]:
+    """compare_outputs over the OpenEdge tables, in a process of its own."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.compare_outputs",
+            "--warehouse",
+            str(warehouse),
+            "--baseline",
+            str(baseline),
+            "--tables",
+            *[table.name for table in TABLES],
+        ],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+    )
+    lines = done.stdout.splitlines()
+    if done.returncode not in (0, 1) or not lines:
+        raise RunFailed(f"compare_outputs failed: {done.stderr[-2000:]}")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    work = args.work.resolve()
+    data = work / "data"
+    info = generate(data, args)
+    landing, later = data / "landing", data / "append"
+    variables = {
+        "openedge_cdc_landing": "files",
+        "openedge_cdc_landing_root": str(landing),
+        "openedge_cdc_landing_format": "parquet",
+    }
+    run_dir = work / "run"
+    result: dict[str, object] = {**info, "cpu_count": os.cpu_count()}
+    baseline_seconds = run_baseline(landing, work / "baseline")
+    result["baseline_seconds"] = baseline_seconds
+    try:
+        full = timed_run(run_dir, SELECT, variables)
+        result["full_run"] = full
+        result["comparison"] = compare(run_dir / "warehouse" / "cdc.db", work / "baseline")
+        moved = []
+        for folder in later.iterdir():
+            for file in folder.glob("*.parquet"):
+                target = landing / folder.name / f"batch-{file.name}"
+                shutil.copy2(file, target)
+                moved.append(target)
+        try:
+            result["incremental_run"] = timed_run(run_dir, SELECT, variables, fresh=False)
+        finally:
+            for target in moved:
+                target.unlink()
+    except RunFailed as failure:
+        print(failure)
+        write_result(args.json, result)
+        return 2
+    full_seconds = float(full["run_seconds"])  # type: ignore[arg-type]
+    incremental = result["incremental_run"]
+    incremental_seconds = float(incremental["run_seconds"])  # type: ignore[index]
+    counts = count_rows(
+        run_dir,
+        {"quarantined": "select count(*) from cdc.int_openedge_cdc__rows_quarantined"},
+    )
+    result.update(
+        {
+            "changes_per_second": round(int(info["model_changes"]) / full_seconds),  # type: ignore[call-overload]
+            "full_over_baseline": round(full_seconds / baseline_seconds, 2),
+            "incremental_over_full": round(incremental_seconds / full_seconds, 2),
+            "quarantined": counts["quarantined"],
+        }
+    )
+    write_result(args.json, result)
+    same = all(line.startswith("same") for line in result["comparison"])  # type: ignore[attr-defined]
+    return 0 if same and counts["quarantined"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
