@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
@@ -88,19 +88,35 @@ def table_history(spark: SparkSession, landing: str, table: str, keys: Sequence[
     )
 
 
+def write_outputs(spark: SparkSession, history: DataFrame, out: str, table: str) -> None:
+    """`<out>/<table>_history`, then `<out>/<table>_current` (its current, live versions)
+    read back from it: the history is computed once."""
+    history_path = f"{out}/{table}_history"
+    history.write.mode("overwrite").parquet(history_path)
+    written = spark.read.parquet(history_path)
+    current = written.where(F.col("is_current") & ~F.col("is_deleted"))
+    current.write.mode("overwrite").parquet(f"{out}/{table}_current")
+
+
 def run(spark: SparkSession, landing: str, out: str) -> None:
     """Write `<out>/<table>_history` and `<out>/<table>_current` for every table."""
     for table, keys in TABLES.items():
-        history_path = f"{out}/{table}_history"
-        table_history(spark, landing, table, keys).write.mode("overwrite").parquet(history_path)
-        history = spark.read.parquet(history_path)
-        current = history.where(F.col("is_current") & ~F.col("is_deleted"))
-        current.write.mode("overwrite").parquet(f"{out}/{table}_current")
+        write_outputs(spark, table_history(spark, landing, table, keys), out, table)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.baseline_job", description=__doc__)
-    parser.add_argument("--landing", required=True, help="folder of <table>__ct/ and <table>/")
+def job_main(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str | None,
+    landing_help: str,
+    app_name: str,
+    job: Callable[[SparkSession, str, str], None],
+) -> int:
+    """A baseline job's command line: its own local Spark session (UTC), `job(spark,
+    landing, out)` in it, the wall seconds printed. Shared by the format baselines."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--landing", required=True, help=landing_help)
     parser.add_argument("--out", required=True, help="folder for the Parquet outputs")
     parser.add_argument("--master", default="local[*]")
     parser.add_argument("--driver-memory", default="4g")
@@ -109,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     spark = (
         SparkSession.builder.master(args.master)
-        .appName("cdc-baseline")
+        .appName(app_name)
         .config("spark.driver.memory", args.driver_memory)
         .config("spark.sql.shuffle.partitions", args.shuffle_partitions)
         .config("spark.sql.session.timeZone", "UTC")
@@ -118,10 +134,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
-    run(spark, args.landing, args.out)
+    job(spark, args.landing, args.out)
     spark.stop()
     print(f"baseline: {args.landing} -> {args.out} in {time.perf_counter() - started:.1f} s")
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return job_main(
+        argv,
+        prog="python -m benchmarks.baseline_job",
+        description=__doc__,
+        landing_help="folder of <table>__ct/ and <table>/",
+        app_name="cdc-baseline",
+        job=run,
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,15 +16,15 @@ field-delete operations, no canonical change log, no point-in-time function.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import StringType
+
+from benchmarks.baseline_job import job_main, write_outputs
 
 TRACKING = "cdc_change_tracking"
 CREATE, DELETE, BEFORE_UPDATE, AFTER_UPDATE = 1, 2, 3, 4
@@ -220,39 +220,18 @@ def versions(states: DataFrame, keys: list[str], data: list[str]) -> DataFrame:
 def run(spark: SparkSession, landing: str, out: str) -> None:
     """Write `<out>/<table>_history` and `<out>/<table>_current` for every table."""
     for table in TABLES:
-        history_path = f"{out}/{table.name}_history"
-        table_history(spark, landing, table).write.mode("overwrite").parquet(history_path)
-        history = spark.read.parquet(history_path)
-        current = history.where(F.col("is_current") & ~F.col("is_deleted"))
-        current.write.mode("overwrite").parquet(f"{out}/{table.name}_current")
+        write_outputs(spark, table_history(spark, landing, table), out, table.name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.openedge_baseline_job", description=__doc__
+    return job_main(
+        argv,
+        prog="python -m benchmarks.openedge_baseline_job",
+        description=__doc__,
+        landing_help="folder of the landed OpenEdge tables",
+        app_name="cdc-baseline-openedge",
+        job=run,
     )
-    parser.add_argument("--landing", required=True, help="folder of the landed OpenEdge tables")
-    parser.add_argument("--out", required=True, help="folder for the Parquet outputs")
-    parser.add_argument("--master", default="local[*]")
-    parser.add_argument("--driver-memory", default="4g")
-    parser.add_argument("--shuffle-partitions", default="4")
-    args = parser.parse_args(argv)
-    started = time.perf_counter()
-    spark = (
-        SparkSession.builder.master(args.master)
-        .appName("cdc-baseline-openedge")
-        .config("spark.driver.memory", args.driver_memory)
-        .config("spark.sql.shuffle.partitions", args.shuffle_partitions)
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    run(spark, args.landing, args.out)
-    spark.stop()
-    print(f"baseline: {args.landing} -> {args.out} in {time.perf_counter() - started:.1f} s")
-    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

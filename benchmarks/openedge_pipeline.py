@@ -37,7 +37,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from benchmarks.openedge_baseline_job import TABLES
-from benchmarks.staging_run import PROJECT_DIR, RunFailed, count_rows, timed_run, write_result
+from benchmarks.staging_run import (
+    PROJECT_DIR,
+    RunFailed,
+    count_rows,
+    staging_arguments,
+    timed_run,
+    write_result,
+)
 
 SELECT = [
     "path:models/staging/openedge_cdc",
@@ -48,18 +55,11 @@ SELECT = [
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--changes", type=int, default=1_000_000)
-    parser.add_argument("--keys", type=int, default=100_000)
+    parser = staging_arguments(
+        __doc__.split("\n")[0], "openedge_pipeline", result="openedge_pipeline.json"
+    )
     parser.add_argument("--split-share", type=float, default=0.05)
     parser.add_argument("--append-fraction", type=float, default=0.01)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--work", type=Path, default=PROJECT_DIR / ".local" / "bench_openedge_pipeline"
-    )
-    parser.add_argument(
-        "--json", type=Path, default=PROJECT_DIR / "benchmarks/results/openedge_pipeline.json"
-    )
     return parser.parse_args(argv)
 
 

@@ -20,16 +20,21 @@ from pathlib import Path
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 
 
-def staging_arguments(description: str, name: str) -> argparse.ArgumentParser:
+def staging_arguments(
+    description: str, name: str, result: str | None = None
+) -> argparse.ArgumentParser:
     """The options every staging benchmark takes: volume, keys, seed, its work folder
-    (.local/bench_<name>) and its result file (benchmarks/results/<name>_staging.json)."""
+    (.local/bench_<name>) and its result file (benchmarks/results/<result>, by default
+    <name>_staging.json)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--changes", type=int, default=1_000_000)
     parser.add_argument("--keys", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", type=Path, default=PROJECT_DIR / ".local" / f"bench_{name}")
     parser.add_argument(
-        "--json", type=Path, default=PROJECT_DIR / f"benchmarks/results/{name}_staging.json"
+        "--json",
+        type=Path,
+        default=PROJECT_DIR / "benchmarks/results" / (result or f"{name}_staging.json"),
     )
     return parser
 
