@@ -51,6 +51,7 @@ PROFILE_VARIABLES = (
     "CDC_K8S_IMAGE",
     "CDC_EXECUTOR_PYTHON",
     "CDC_METASTORE_URIS",
+    "CDC_DRIVER_JAVA_OPTIONS",
     "DBT_PROJECT_DIR",
     "DBT_PROFILES_DIR",
     "DBT_LOG_PATH",
@@ -85,7 +86,9 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
                 "spark.hadoop.javax.jdo.option.ConnectionURL": (
                     "jdbc:derby:;databaseName=.local/metastore_db;create=true"
                 ),
-                "spark.driver.extraJavaOptions": "-Dderby.system.home=.local",
+                "spark.driver.extraJavaOptions": (
+                    "-Dderby.system.home=.local -XX:CompileThresholdScaling=4"
+                ),
                 "spark.driver.memory": "4g",
                 "spark.ui.enabled": "false",
             },
@@ -104,9 +107,16 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
                 "spark.hadoop.javax.jdo.option.ConnectionURL": (
                     "jdbc:derby:;databaseName=/data/cdc/metastore_db;create=true"
                 ),
-                "spark.driver.extraJavaOptions": "-Dderby.system.home=/data/cdc",
+                "spark.driver.extraJavaOptions": (
+                    "-Dderby.system.home=/data/cdc -XX:CompileThresholdScaling=4"
+                ),
             },
             id="environment overrides, CDC_LOCAL_DIR moves warehouse and metastore",
+        ),
+        pytest.param(
+            {"CDC_DRIVER_JAVA_OPTIONS": "-Xss4m"},
+            {"spark.driver.extraJavaOptions": "-Dderby.system.home=.local -Xss4m"},
+            id="CDC_DRIVER_JAVA_OPTIONS replaces the JIT setting, the metastore home stays",
         ),
     ],
 )
