@@ -32,6 +32,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.process_memory import parse_stat
+
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 DEFAULT_SELECT = ("+models/marts/oe_customer", "+models/marts/item", "+models/marts/visit")
 
@@ -41,18 +43,12 @@ def _jvm_threads_cpu(pid: int, ticks: int) -> dict[str, float]:
     per_name: dict[str, float] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            name = (task / "comm").read_text().strip()
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            stat = parse_stat((task / "stat").read_text())
         except OSError:  # the thread ended meanwhile
             continue
-        group = re.sub(r"[0-9]+", "#", name)
-        per_name[group] = per_name.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+        group = re.sub(r"[0-9]+", "#", stat.name)
+        per_name[group] = per_name.get(group, 0.0) + stat.cpu_ticks / ticks
     return per_name
-
-
-def _process_cpu(pid: int, ticks: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     pid = int(jvm.java.lang.ProcessHandle.current().pid())
     ticks = os.sysconf("SC_CLK_TCK")
     own = os.times()
-    result["jvm_cpu_seconds"] = round(_process_cpu(pid, ticks), 1)
+    jvm_stat = parse_stat(Path(f"/proc/{pid}/stat").read_text())
+    result["jvm_cpu_seconds"] = round(jvm_stat.cpu_ticks / ticks, 1)
     result["python_cpu_seconds"] = round(own.user + own.system, 1)
     threads = sorted(_jvm_threads_cpu(pid, ticks).items(), key=lambda item: -item[1])
     result["live_jvm_threads_cpu_seconds"] = {name: round(sec, 1) for name, sec in threads[:12]}

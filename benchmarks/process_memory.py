@@ -128,7 +128,7 @@ def _read_children(pid: int) -> list[int]:
     return children
 
 
-def _parse_stat(text: str) -> StatFields:
+def parse_stat(text: str) -> StatFields:
     """Name, parent pid, flags, start time and user+system ticks from a `/proc/<pid>/stat`.
 
     The name is in parentheses and may hold spaces or parentheses itself, so the fields are
@@ -153,7 +153,7 @@ def _parent_map() -> dict[int, list[int]]:
         if not entry.name.isdigit():
             continue
         try:
-            ppid = _parse_stat((entry / "stat").read_text()).ppid
+            ppid = parse_stat((entry / "stat").read_text()).ppid
         except (OSError, ValueError, IndexError):
             continue
         children.setdefault(ppid, []).append(int(entry.name))
@@ -182,7 +182,7 @@ def sample_process(pid: int) -> ProcessSample | None:
     try:
         stat = (PROC / str(pid) / "stat").read_text()
         status = (PROC / str(pid) / "status").read_text()
-        fields = _parse_stat(stat)
+        fields = parse_stat(stat)
     except (OSError, ValueError, IndexError):
         return None
     values = {"VmRSS:": 0, "VmSize:": 0}
