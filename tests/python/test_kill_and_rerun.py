@@ -3,8 +3,11 @@
 Real processes, real SIGKILL: `kill_driver.py` runs `cdc-dbt run` and kills itself the
 moment dbt reports a chosen model finished. The scenario has its own metastore (embedded
 Derby lets one process in, and the pytest session holds its own), so every step is a
-subprocess (seven: the SQL that sets up step 3 runs in the process of the final build, and
-the comparison of step 4 in the process of the clean run, each saving a Spark start):
+subprocess. Five processes, each killed at its end or running to the end: a process runs
+several steps in one Spark session where nothing kills it between them (each process costs
+a Spark start and a cold JVM's warm-up): the first build, the second batch's landing and the
+first kill in one; the SQL that sets up step 3 in the final build's, and the clean run and
+the comparison of step 4 after it, in another schema of the same process.
 
 1. a first build of a landed Qlik batch (Parquet), then a second batch lands;
 2. the incremental run is killed after each kind of write in turn: the appending staging,
@@ -83,11 +86,10 @@ def sql_dump(query: str) -> str:
     return f"select to_json(struct(*)) as row from ({query}) order by 1"
 
 
-def environment(local_dir: Path, schema: str) -> dict[str, str]:
+def environment(local_dir: Path) -> dict[str, str]:
     return {
         **os.environ,
         "CDC_LOCAL_DIR": str(local_dir),
-        "CDC_SCHEMA": schema,
         "CDC_WARM_UP": "0",
         "CDC_SPARK_MASTER": "local[2]",
         "CDC_SHUFFLE_PARTITIONS": "2",
@@ -105,34 +107,22 @@ def wait_for_metastore(local_dir: Path) -> None:
         time.sleep(0.5)
 
 
-def driver(local_dir: Path, schema: str, *args: str) -> subprocess.CompletedProcess[str]:
-    wait_for_metastore(local_dir)
-    return subprocess.run(
-        [sys.executable, str(DRIVER), *args],
-        cwd=PROJECT_DIR,
-        env=environment(local_dir, schema),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-
-
-def build(
-    local_dir: Path,
-    schema: str,
+def step(
     root: Path,
+    schema: str,
     kill_after: str = "-",
     command: str = "run",
+    land: tuple[Path, Path] | None = None,
     before: tuple[str, ...] = (),
     after: tuple[str, ...] = (),
-) -> dict[str, list[list[str]]]:
-    """`cdc-dbt <command>` of the scenario's landing; killed after `kill_after` unless `-`.
-    `run` by default: a killed build's tests would never run, and the data tests run once, in
-    the final build of the killed schema (`command="build"`). A killed run selects only the
-    model it is killed after and that model's ancestors (`+model`): the models a full run
-    might take first are not what the kill is about, and each costs a process seconds.
-    `before` and `after`: SQL statements run in the same process before and after dbt (one
-    Spark start fewer each); returns their rows, `{"before": [...], "after": [...]}`."""
+) -> list[str]:
+    """kill_driver's arguments for one step: `cdc-dbt <command>` of the scenario's landing into
+    `schema`, killed after `kill_after` unless `-`. `run` by default: a killed build's tests
+    would never run, and the data tests run once, in the final build of the killed schema
+    (`command="build"`). A killed run selects only the model it is killed after and that
+    model's ancestors (`+model`): the models a full run might take first are not what the kill
+    is about, and each costs seconds. `land`: (from, to) folders, the files moved first.
+    `before` and `after`: SQL statements run in the same process before and after dbt."""
     dbt_vars = {
         "qlik_ct_landing": "files",
         "qlik_ct_landing_root": str(root),
@@ -141,23 +131,47 @@ def build(
         "cdc_tables": PROJECT_TABLES,
         "history_bucket_length": 12,
     }
-    args = [command, "--exclude", "test_type:unit", "--vars", json.dumps(dbt_vars)]
+    args = ["--schema", schema]
+    if land is not None:
+        args += ["--land", str(land[0]), str(land[1])]
+    args += [arg for s in before for arg in ("--before", s)]
+    args += [arg for s in after for arg in ("--after", s)]
+    args += ["--kill-after", kill_after, command, "--exclude", "test_type:unit"]
+    args += ["--vars", json.dumps(dbt_vars)]
     if kill_after != "-":
         args += ["--select", "+" + kill_after.rsplit(".", 1)[-1]]
-    statements = [arg for s in before for arg in ("--before", s)]
-    statements += [arg for s in after for arg in ("--after", s)]
-    result = driver(local_dir, schema, *statements, "--kill-after", kill_after, *args)
+    return args
+
+
+def process(local_dir: Path, *steps: list[str]) -> dict[str, list[list[list[str]]]]:
+    """One kill_driver process running the steps in order (killed if the last names a model).
+    Returns the rows its statements printed: {"before": [...], "after": [...]}, one entry per
+    step that had such statements, in order."""
+    wait_for_metastore(local_dir)
+    args = list(steps[0])
+    for later in steps[1:]:
+        args += ["--then", *later]
+    last = steps[-1]
+    kill_after = last[last.index("--kill-after") + 1]
+    result = subprocess.run(
+        [sys.executable, str(DRIVER), *args],
+        cwd=PROJECT_DIR,
+        env=environment(local_dir),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     if kill_after == "-":
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     else:
         assert result.returncode == -9, (
             f"expected a kill after {kill_after}: " + result.stdout[-3000:] + result.stderr[-2000:]
         )
-    printed = {}
+    printed: dict[str, list[list[list[str]]]] = {"before": [], "after": []}
     for line in result.stdout.splitlines():
         group, _, rows = line.partition(" ")
-        if group in ("before", "after") and rows.startswith("["):
-            printed[group] = json.loads(rows)
+        if group in printed and rows.startswith("["):
+            printed[group].append(json.loads(rows))
     return printed
 
 
@@ -172,11 +186,25 @@ def scenario(
     changes = sim.changes
     first, second, third = changes[:80], changes[80:130], changes[130:]
     write_parquet(root, emit(first, TABLES), sim.baseline, tables=TABLES, files=2, seed=1)
-    build(local_dir, KILLED, root)
-
-    write_parquet(root, emit(second, TABLES), tables=TABLES, files=2, shuffle=True, seed=2)
-    for boundary in BOUNDARIES:
-        build(local_dir, KILLED, root, kill_after=boundary)
+    # the second batch is written now (its part files numbered after the first's) and held
+    # aside; the first process lands it after its first build, then is killed
+    pending = tmp_path_factory.mktemp("kill_pending")
+    written = write_parquet(
+        root, emit(second, TABLES), tables=TABLES, files=2, shuffle=True, seed=2
+    )
+    for path in (path for paths in written.values() for path in paths):
+        held = pending / path.relative_to(root)
+        held.parent.mkdir(parents=True, exist_ok=True)
+        path.rename(held)
+    first_kill, *later_kills = BOUNDARIES
+    process(
+        local_dir,
+        step(root, KILLED),
+        step(root, KILLED, kill_after=first_kill, land=(pending, root)),
+    )
+    assert not any(path.is_file() for path in pending.rglob("*")), "the second batch never landed"
+    for boundary in later_kills:
+        process(local_dir, step(root, KILLED, kill_after=boundary))
 
     # a history overwrite that died half-way: its write began, one bucket is gone
     history = f"{KILLED}.dim_order_lines_history"
@@ -197,7 +225,7 @@ def scenario(
     # a SQL variable carries the mark into the table properties.
     staged = f"{KILLED}.stg_qlik_ct__order_lines"
     write_parquet(root, emit(third, TABLES), tables=TABLES, files=1, seed=3)
-    build(local_dir, KILLED, root, kill_after="model.cdc_history.stg_qlik_ct__order_lines")
+    process(local_dir, step(root, KILLED, kill_after="model.cdc_history.stg_qlik_ct__order_lines"))
     set_properties = (
         f"alter table {staged} set tblproperties ('cdc.write' = 'started', "
         "'cdc.write.mark_column' = 'loaded_at', 'cdc.write.mark' = '"
@@ -215,18 +243,21 @@ def scenario(
         f"drop table {KILLED}.half",
         f"execute immediate '{set_properties}' || mark || ''')'",
     )
-    printed = build(local_dir, KILLED, root, command="build", before=setup)
-    _, _, _, [newer], *_ = printed["before"]
-    assert json.loads(newer)["staged"] > 0, "the killed run staged nothing of the third batch"
-
-    # the clean build of the same files, then every comparison, in one process
+    # then, in the same process, the clean build of the same files and every comparison
     compared = comparisons(sim)
     statements = tuple(
         sql_dump(query.format(schema=schema))
         for query in compared.values()
         for schema in (KILLED, CLEAN)
     )
-    results = build(local_dir, CLEAN, root, after=statements)["after"]
+    printed = process(
+        local_dir,
+        step(root, KILLED, command="build", before=setup),
+        step(root, CLEAN, after=statements),
+    )
+    _, _, _, [newer], *_ = printed["before"][0]
+    assert json.loads(newer)["staged"] > 0, "the killed run staged nothing of the third batch"
+    [results] = printed["after"]
     return {
         name: (results[2 * position], results[2 * position + 1])
         for position, name in enumerate(compared)

@@ -3,9 +3,10 @@
 A master and one worker start on loopback from the Spark that pyspark ships (`spark-class
 org.apache.spark.deploy.master.Master` / `...worker.Worker`). A tiny landed Qlik table is
 built twice into one metastore (embedded Derby in a folder of this test, one process at a
-time): `cdc-dbt run` on the local target (schema cl_local), then `cdc-dbt run --target
-cluster` with `spark://127.0.0.1:<port>` (schema cl_cluster), the driver in the cdc-dbt
-process, one executor on the worker running the project's Python. Then:
+time): `cdc-dbt run --target cluster` with `spark://127.0.0.1:<port>` (schema cl_cluster), the
+driver in the cdc-dbt process, one executor on the worker running the project's Python; then
+`cdc-dbt run` on the local target (schema cl_local), in whose process the comparisons run
+after it (one process and Spark start fewer). Then:
 
 - images, history, current state, change log and `employees_as_of` at several points are
   equal row for row (the columns that say when a row was loaded aside);
@@ -137,15 +138,6 @@ def builds(
             "cdc_tables": TABLES,
         }
     )
-    dbt = ["--kill-after", "-", "run", "--vars", dbt_vars]
-    for env in (
-        environment(local_dir, LOCAL),
-        cluster_environment(local_dir, CLUSTER, cluster),
-    ):
-        result = run(env, *dbt)
-        assert result.returncode == 0, (
-            f"{env['CDC_SCHEMA']}: " + result.stdout[-4000:] + result.stderr[-3000:]
-        )
     points = [change.change_seq for change in simulation.changes[5::10]]
     assert all(point.isdigit() for point in points), points  # pasted into SQL
     queries = {name: f"{select} from {{schema}}.{name}" for name, select in COMPARED.items()} | {
@@ -153,13 +145,26 @@ def builds(
         for point in [*points, "latest"]
     }
     statements = [
-        f"select to_json(struct(*)) as row from ({query.format(schema=schema)}) order by 1"
+        arg
         for query in queries.values()
         for schema in (LOCAL, CLUSTER)
+        for arg in (
+            "--after",
+            f"select to_json(struct(*)) as row from ({query.format(schema=schema)}) order by 1",
+        )
     ]
-    result = run(environment(local_dir, LOCAL), "--sql", *statements)
-    assert result.returncode == 0, result.stderr[-3000:]
-    rows = json.loads(result.stdout.strip().splitlines()[-1])
+    dbt = ["--kill-after", "-", "run", "--vars", dbt_vars]
+    # the cluster build, then the local build and the comparisons in the local build's process
+    for env, args in (
+        (cluster_environment(local_dir, CLUSTER, cluster), dbt),
+        (environment(local_dir, LOCAL), statements + dbt),
+    ):
+        result = run(env, *args)
+        assert result.returncode == 0, (
+            f"{env['CDC_SCHEMA']}: " + result.stdout[-4000:] + result.stderr[-3000:]
+        )
+    [printed] = [line for line in result.stdout.splitlines() if line.startswith("after [")]
+    rows = json.loads(printed.removeprefix("after "))
     return {
         name: (rows[2 * position], rows[2 * position + 1]) for position, name in enumerate(queries)
     }
