@@ -88,12 +88,6 @@
         ~ sql_string_literal(fingerprint) ~ ')') -%}
     {#- the relation cache learns the new table as the run's start would have listed it:
         the views that read it are fingerprinted by its columns (cdc_view_fingerprint) -#}
-    {%- set listed = run_query(
-        'show table extended in ' ~ schema ~ ' like ' ~ sql_string_literal(table_name)) -%}
-    {%- if existing is not none -%}
-        {%- do adapter.cache_dropped(existing) -%}
-    {%- endif -%}
-    {%- do adapter.cache_added(api.Relation.create(
-        database=none, schema=schema, identifier=table_name, type='table',
-        information=listed[0][3] if listed | length else none)) -%}
+    {%- do cdc_cache_as_listed(api.Relation.create(
+        database=none, schema=schema, identifier=table_name, type='table')) -%}
 {% endmacro %}

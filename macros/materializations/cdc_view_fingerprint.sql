@@ -8,7 +8,14 @@
           through other models, by its columns as the relation cache holds them (none when
           the cache does not describe it); a source that is a seed of this project (the
           shipped samples) by the seed file's checksum instead.
-        A model's columns follow from the code and the landing, so its views need no more. -#}
+        A model's columns follow from the code and the landing, so its views need no more.
+        The walk up the ancestors stops at a table or incremental model the relation cache
+        describes (as the run's start listed it: not rewritten by this run, whose writes
+        leave their relation undescribed or keep its columns, on_schema_change 'fail'):
+        its columns stand for everything above it. Without that, a view over the shared
+        change log (the as-of views, through the transaction boundaries) walked every
+        captured table's models and sources: a run's cost per view grew with the number
+        of tables (0.55 s a view at 100 tables, BENCHMARKS.md section 12). -#}
     {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
     {%- if not code -%}
         {{ return(none) }}
@@ -17,16 +24,35 @@
     {%- for hook in pre_hooks + post_hooks -%}
         {%- do parts.append(hook.sql) -%}
     {%- endfor -%}
-    {#- every ancestor, level by level -#}
+    {#- every ancestor, level by level, up to the described tables -#}
     {%- set seen = {} -%}
+    {%- set described = {} -%}
     {%- set walk = namespace(level=model.depends_on.nodes) -%}
     {%- for _ in range(200) if walk.level -%}
         {%- set above = [] -%}
         {%- for unique_id in walk.level if unique_id not in seen -%}
             {%- do seen.update({unique_id: true}) -%}
-            {%- do above.extend(graph.nodes.get(unique_id, {}).get('depends_on', {}).get('nodes', [])) -%}
+            {%- set node = graph.nodes.get(unique_id, {}) -%}
+            {%- set columns = none -%}
+            {%- if unique_id.startswith('model.')
+                    and node.get('config', {}).get('materialized') in ('table', 'incremental') -%}
+                {%- set relation = adapter.get_relation(
+                    database=node.database, schema=node.schema, identifier=node.alias) -%}
+                {%- set information = (relation.information or '') if relation is not none else '' -%}
+                {%- if '\nSchema: ' in information -%}
+                    {%- set columns = information.split('\nSchema: ')[-1] -%}
+                {%- endif -%}
+            {%- endif -%}
+            {%- if columns is not none -%}
+                {%- do described.update({unique_id: columns}) -%}
+            {%- else -%}
+                {%- do above.extend(node.get('depends_on', {}).get('nodes', [])) -%}
+            {%- endif -%}
         {%- endfor -%}
         {%- set walk.level = above -%}
+    {%- endfor -%}
+    {%- for unique_id in described | sort -%}
+        {%- do parts.append(unique_id ~ ' columns\n' ~ described[unique_id]) -%}
     {%- endfor -%}
     {%- for unique_id in seen | sort if unique_id.startswith('source.') -%}
         {%- set source = graph.sources[unique_id] -%}

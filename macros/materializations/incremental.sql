@@ -6,7 +6,8 @@
         written) but, when its inputs changed since they were recorded, the digest of the
         inputs it is now up to date with (cdc.inputs, cdc_inputs_digest); the run reports
         it as "nothing new". Everything else is dbt-spark's own
-        materialization, unchanged. -#}
+        materialization, after which a table it created is described into the relation
+        cache (cdc_cache_as_listed). -#}
     {%- set skip = model['language'] == 'sql'
         and (compiled_code | trim) == (cdc_nothing_new() | trim)
         and not should_full_refresh() -%}
@@ -23,5 +24,14 @@
         {%- endcall -%}
         {{ return({'relations': [this]}) }}
     {%- endif -%}
-    {{ return(dbt.materialization_incremental_spark()) }}
+    {%- set result = dbt.materialization_incremental_spark() -%}
+    {#- created or fully refreshed, dbt caches it undescribed: described again for the views
+        after it (cdc_view_fingerprint). An incremental write keeps the columns
+        (on_schema_change 'fail'), and dbt the description the run started with. -#}
+    {%- set cached = adapter.get_relation(
+        database=this.database, schema=this.schema, identifier=this.identifier) -%}
+    {%- if cached is none or '\nSchema: ' not in (cached.information or '') -%}
+        {%- do cdc_cache_as_listed(this) -%}
+    {%- endif -%}
+    {{ return(result) }}
 {%- endmaterialization %}

@@ -32,6 +32,8 @@
                 'cdc.fingerprint': fingerprint or '', 'cdc.written': written}) }}
         {%- endcall -%}
         {%- do cdc_remember_written(this, written) -%}
+        {#- described again for the views after it (dbt caches it undescribed) -#}
+        {%- do cdc_cache_as_listed(this) -%}
     {%- endif -%}
     {{ return(result) }}
 {%- endmaterialization %}

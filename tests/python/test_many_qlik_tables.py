@@ -302,7 +302,7 @@ def test_consistent_as_of_agrees_with_as_of(built: Any, point: str) -> None:
 
 
 def test_the_image_tests_catch_a_drifted_table(built: Any, run_dbt: Any) -> None:
-    """Runs last (it alters a table): on a table given an extra column and one row twice,
+    """Runs last but one (it alters a table): on a table given an extra column and one row twice,
     the image layout contract (column_contract with cdc_table_image_columns) and the key
     test (primary_key) of int_<table>__change_images each fail with one row; the other
     tables' pass."""
@@ -327,3 +327,20 @@ def test_the_image_tests_catch_a_drifted_table(built: Any, run_dbt: Any) -> None
         assert outcome.pop(("int_table_005__change_images", name)) == ("fail", 1), name
     assert len(outcome) == 2 * (TABLE_COUNT - 1)
     assert set(outcome.values()) == {("pass", 0)}
+
+
+def test_a_view_over_a_table_whose_columns_changed_is_created_again(
+    built: Any, run_dbt: Any
+) -> None:
+    """Runs last, after the drift above (it alters a table too): a view's fingerprint stops at
+    the tables it reads and takes their columns as the relation cache lists them
+    (cdc_view_fingerprint), so once dim_table_005_history has a column more, the change view
+    over it is created again, while the same view of an untouched table is kept."""
+    spark, arguments = built[0], built[5]
+    spark.sql(f"alter table {SCHEMA}.dim_table_005_history add columns (drifted string)")
+    result = run_dbt(
+        ["run", "--select", "dim_table_005_changes", "dim_table_000_changes"], **arguments
+    )
+    messages = model_messages(result)
+    assert messages["dim_table_000_changes"] == "unchanged", messages
+    assert messages["dim_table_005_changes"] != "unchanged", messages
