@@ -13,13 +13,15 @@ macros/goldengate/goldengate_trail_segment.sql). Any other single-partition exch
 naming the model and the operator under it; a model that had to keep one would be named in
 ALLOWED with the reason (none has to).
 
-The plans are Spark's own (`EXPLAIN` of each model's compiled SQL, adaptive execution's initial
-plan), so the test sees what a cluster would run, not what the SQL looks like; a model whose
-run found nothing new (cdc_nothing_new) has no query and is skipped.
+The plans are Spark's own (the physical plan of each model's compiled SQL), so the test sees
+what a cluster would run, not what the SQL looks like; a model whose run found nothing new
+(cdc_nothing_new) has no query and is skipped. Each model is planned once (`model_plans`)
+for both checks: the plan's text is what `EXPLAIN` prints, and its code is what `EXPLAIN
+CODEGEN` prints. Adaptive execution is off while planning, as it would plan the stages only as
+it runs them; it adds no exchange of its own, so its initial plan has the same ones.
 
 No model's generated code fails to compile. The test session runs without Java code
-generation (conftest: faster on tiny data), so `EXPLAIN CODEGEN` here turns it on (and
-adaptive execution off, which would plan the stages only as it runs them) for each model's
+generation (conftest: faster on tiny data), so planning here turns it on for each model's
 plan and compiles every whole-stage subtree as `cdc-dbt` runs them: a subtree Janino
 cannot compile (Spark then logs `ERROR CodeGenerator: Failed to compile the generated Java
 code` and runs the stage without whole-stage codegen) shows as a subtree without byte-code
@@ -36,6 +38,9 @@ size, if the session the profile builds would run them under a larger limit.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -91,6 +96,44 @@ def single_partition_gathers(plan: str) -> list[str]:
     return found
 
 
+@dataclass(frozen=True)
+class Plan:
+    """One model's physical plan: its text (as `EXPLAIN` prints it) and its whole-stage
+    subtrees with their generated code, compiled (as `EXPLAIN CODEGEN` prints them)."""
+
+    text: str
+    codegen: str
+
+
+# how `cdc-dbt` runs (code generation on, as the profile leaves it) and how the plans are
+# read (adaptive execution off: the plan is whole before it runs)
+PLANNING = {
+    "spark.sql.codegen.wholeStage": "true",
+    "spark.sql.codegen.factoryMode": "FALLBACK",
+    "spark.sql.adaptive.enabled": "false",
+}
+
+
+@contextmanager
+def planning(spark: Any) -> Iterator[None]:
+    """The session's settings as PLANNING has them, put back after."""
+    saved = {key: spark.conf.get(key) for key in PLANNING}
+    try:
+        for key, value in PLANNING.items():
+            spark.conf.set(key, value)
+        yield
+    finally:
+        for key, value in saved.items():
+            spark.conf.set(key, value)
+
+
+def plan_of(spark: Any, query: str) -> Plan:
+    """`query` planned once (inside `planning`), its code generated and compiled."""
+    physical = spark.sql(query)._jdf.queryExecution().executedPlan()
+    debug = spark._jvm.org.apache.spark.sql.execution.debug.package
+    return Plan(text=physical.toString(), codegen=debug.codegenString(physical))
+
+
 def test_the_plan_reader_finds_a_window_without_partition_key(spark: Any) -> None:
     """The reader itself: a window ordered over a whole table is found, the same window
     partitioned is not, a global max is a summary, and so is a count per trail segment; a
@@ -100,7 +143,8 @@ def test_the_plan_reader_finds_a_window_without_partition_key(spark: Any) -> Non
     ).createOrReplaceTempView("plan_reader_rows")
 
     def gathers(sql: str) -> list[str]:
-        return single_partition_gathers(spark.sql("explain " + sql).collect()[0][0])
+        with planning(spark):
+            return single_partition_gathers(plan_of(spark, sql).text)
 
     assert gathers("select sum(id) over (order by id) from plan_reader_rows")
     assert not gathers("select sum(id) over (partition by k order by id) from plan_reader_rows")
@@ -130,13 +174,18 @@ def model_queries(sample_build: Any) -> dict[str, str]:
     return queries
 
 
-def test_no_model_gathers_every_row_in_one_partition(
-    spark: Any, model_queries: dict[str, str]
-) -> None:
+@pytest.fixture(scope="module")
+def model_plans(spark: Any, model_queries: dict[str, str]) -> dict[str, Plan]:
+    """Each model planned once with code generation on; the session's settings put back."""
+    with planning(spark):
+        return {name: plan_of(spark, query) for name, query in model_queries.items()}
+
+
+def test_no_model_gathers_every_row_in_one_partition(model_plans: dict[str, Plan]) -> None:
     """Every model of the sample build of all five formats, by its plan."""
     offenders = {}
-    for name, query in model_queries.items():
-        gathers = single_partition_gathers(spark.sql("explain " + query).collect()[0][0])
+    for name, plan in model_plans.items():
+        gathers = single_partition_gathers(plan.text)
         if gathers and name not in ALLOWED:
             offenders[name] = gathers
     assert not offenders, "models whose plan gathers every row in one partition:\n" + "\n".join(
@@ -157,31 +206,16 @@ def largest_method(codegen: str) -> int:
     return max((int(size) for size in sizes), default=-1)
 
 
-def test_no_model_fails_code_generation(spark: Any, model_queries: dict[str, str]) -> None:
+def test_no_model_fails_code_generation(spark: Any, model_plans: dict[str, Plan]) -> None:
     """Every model of the sample build, its plan compiled with code generation on."""
-    # adaptive execution collapses code generation stages only as it runs each stage: off,
-    # the whole plan is explained with its stages
-    settings = {
-        "spark.sql.codegen.wholeStage": "true",
-        "spark.sql.codegen.factoryMode": "FALLBACK",
-        "spark.sql.adaptive.enabled": "false",
-    }
-    saved = {key: spark.conf.get(key) for key in settings}
     failed, too_long, compiled = {}, {}, 0
     huge_method_limit = int(spark.conf.get("spark.sql.codegen.hugeMethodLimit"))
-    try:
-        for key, value in settings.items():
-            spark.conf.set(key, value)
-        for name, query in model_queries.items():
-            codegen = spark.sql("explain codegen " + query).collect()[0][0]
-            compiled += codegen.count("== Subtree ")
-            if uncompiled_subtrees(codegen):
-                failed[name] = uncompiled_subtrees(codegen)
-            if largest_method(codegen) > HOTSPOT_HUGE_METHOD_LIMIT:
-                too_long[name] = largest_method(codegen)
-    finally:
-        for key, value in saved.items():
-            spark.conf.set(key, value)
+    for name, plan in model_plans.items():
+        compiled += plan.codegen.count("== Subtree ")
+        if uncompiled_subtrees(plan.codegen):
+            failed[name] = uncompiled_subtrees(plan.codegen)
+        if largest_method(plan.codegen) > HOTSPOT_HUGE_METHOD_LIMIT:
+            too_long[name] = largest_method(plan.codegen)
     assert compiled >= 100, f"only {compiled} whole-stage subtrees: was code generation on?"
     assert not failed, f"models whose generated code does not compile: {failed}"
     assert not too_long or huge_method_limit <= HOTSPOT_HUGE_METHOD_LIMIT, (
