@@ -1,14 +1,21 @@
-{% test matches_point_in_time(model, table_name, point='latest') %}
+{% test matches_point_in_time(model, table_name, point='latest', also=[]) %}
 {#- The table function <table>_as_of(point) returns exactly the model's rows (keys and
-    every data column), both ways, as multisets: one row per difference, with how many
-    more copies one side holds (NULLs compare equal, as in `except all`). At 'latest'
-    this proves current state = point in time. With the primary_key test of dim_<table>_as_of it also
-    proves the model's pk_string unique and not null: a key twice, or a NULL key, is a row
-    "only in" the model (dim_<table>_live needs no key test of its own). -#}
+    every data column), both ways, as multisets, and exactly the rows of each model named in
+    `also` (other relations of the same table, e.g. dim_<table>_live), all against one
+    evaluation of the function: one row per difference, with the relation it was compared
+    with and how many more copies one side holds (NULLs compare equal, as in `except all`).
+    At 'latest' this proves current state = point in time = live view. With the
+    primary_key test of dim_<table>_current (the model) it also proves the function's and
+    every `also` model's pk_string unique and not null: a key twice, or a NULL key, is a row
+    "only in" one side, since the current state holds neither. -#}
 {#- a table not in var cdc_tables has its models disabled: nothing to test -#}
 {%- if table_name in var('cdc_tables') %}
 -- depends_on: {{ ref('dim_' ~ table_name ~ '_as_of') }}
+{%- for name in also %}
+-- depends_on: {{ ref(name) }}
+{%- endfor %}
 {%- set columns = ['pk_string'] + (cdc_table_columns(table_name) | map(attribute='name') | list) %}
+{%- set compared = [model.identifier] + also %}
 {%- set row_struct -%}
 named_struct(
     {%- for column in columns %}
@@ -20,33 +27,59 @@ with
 
 weighed as (
 
-    {# each row +1 from the model, -1 from the function, its columns in one struct (so no
-       column of the table can clash with `weight`): a row both sides hold equally often
-       sums to 0; one aggregate, each side read once (two `except all` aggregate twice) #}
-    select {{ row_struct }} as table_row, 1 as weight from {{ model }}
+    {# each relation's rows +1, the function's rows -1 once per relation they are compared
+       with, its columns in one struct (so no column of the table can clash with `weight`):
+       a row both sides hold equally often sums to 0; one aggregate, the function read once #}
+    select
+        {{ sql_string_literal(model.identifier) }} as compared_relation,
+        {{ row_struct }} as table_row,
+        1 as weight
+    from {{ model }}
+    {%- for name in also %}
     union all
-    select {{ row_struct }} as table_row, -1 as weight
+    select
+        {{ sql_string_literal(name) }} as compared_relation,
+        {{ row_struct }} as table_row,
+        1 as weight
+    from {{ ref(name) }}
+    {%- endfor %}
+    union all
+    select
+        compared.compared_relation,
+        {{ row_struct }} as table_row,
+        -1 as weight
     from {{ model.schema }}.{{ table_name }}_as_of({{ sql_string_literal(point) }})
+    cross join (
+        values
+        {%- for name in compared %}
+        ({{ sql_string_literal(name) }}){{ ',' if not loop.last }}
+        {%- endfor %}
+    ) as compared (compared_relation)
 
 ),
 
 differences as (
 
     select
+        weighed.compared_relation,
         case
             when sum(weighed.weight) > 0
-                then {{ sql_string_literal('only in ' ~ model.identifier) }}
+                then concat('only in ', weighed.compared_relation)
             else {{ sql_string_literal('only in ' ~ table_name ~ '_as_of') }}
         end as difference,
         abs(sum(weighed.weight)) as copies,
         weighed.table_row
     from weighed
-    group by weighed.table_row
+    group by weighed.compared_relation, weighed.table_row
     having sum(weighed.weight) != 0
 
 )
 
-select differences.difference, differences.copies, differences.table_row.*
+select
+    differences.difference,
+    differences.compared_relation,
+    differences.copies,
+    differences.table_row.*
 from differences
 {%- else %}
 select 1 as unconfigured_table where false

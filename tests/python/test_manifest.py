@@ -154,7 +154,11 @@ def test_current_state_has_its_primary_key_tests(manifest: Manifest, table: str)
     tests = _tests_on(manifest, f"dim_{table}_current")
     keys = [test["kwargs"] for test in tests if test["name"] == "primary_key"]
     assert keys == [{"columns": ["pk_string"]}]  # unique and never null, one scan
-    assert "matches_point_in_time" in {test["name"] for test in tests}
+    # the point in time at 'latest' against the current state and the live view, one query
+    assert [test["kwargs"] for test in tests if test["name"] == "matches_point_in_time"] == [
+        {"table_name": table, "also": [f"dim_{table}_live"]}
+    ]
+    assert not _tests_on(manifest, f"dim_{table}_live")
 
 
 @pytest.mark.parametrize("table", list(TABLES))
@@ -167,9 +171,17 @@ def test_the_images_and_the_as_of_view_have_their_key_tests(manifest: Manifest, 
     assert {"columns": "cdc_table_image_columns", "table_name": table} in [
         test["kwargs"] for test in images if test["name"] == "column_contract"
     ]
-    as_of = _tests_on(manifest, f"dim_{table}_as_of")
-    assert [test["kwargs"] for test in as_of if test["name"] == "primary_key"] == [
-        {"columns": ["pk_string"]}
+    # the as-of view's key test is off at the default point, 'latest' (the current state's
+    # tests prove it there), and on at any other point
+    assert not _tests_on(manifest, f"dim_{table}_as_of")
+    disabled = [
+        node
+        for nodes in manifest["disabled"].values()
+        for node in nodes
+        if node.get("attached_node") == f"model.{PACKAGE}.dim_{table}_as_of"
+    ]
+    assert [(node["test_metadata"]["name"], node["config"]["enabled"]) for node in disabled] == [
+        ("primary_key", False)
     ]
 
 

@@ -408,12 +408,30 @@ def _snapshot(spark: Any) -> dict[str, Any]:
     return snapshot
 
 
-def test_as_of_var_ending_in_a_backslash_is_a_clear_error(
+def test_as_of_var_another_point_runs_the_key_test_and_a_backslash_is_a_clear_error(
     spark: Any, run_dbt: Callable[..., Any], sample_build: Any
 ) -> None:
-    """var as_of reaches SQL as one literal (sql_string_literal): a trailing backslash neither
+    """At 'latest' the as-of view's primary_key test is off (the current state's tests prove
+    its keys there); at any other point it runs: a build of dim_employees_as_of at the first
+    change's order_key tests its key, and passes.
+
+    var as_of reaches SQL as one literal (sql_string_literal): a trailing backslash neither
     breaks the view's statement nor escapes its quote; reading it refuses the point by name.
-    The view is then built again with the default point."""
+    The view is then built again with the default point (one scenario: each var change costs
+    a full parse)."""
+    [point] = spark.sql(
+        f"select min(valid_from_order_key) from {SCHEMA}.dim_employees_history"
+        " where valid_from_order_key > '0'"
+    ).collect()[0]
+    # its unit tests pin the default point
+    result = run_dbt(
+        ["build", "--select", "dim_employees_as_of", "--exclude", "test_type:unit"],
+        schema=SCHEMA,
+        vars={"as_of": point},
+    )
+    ran = {r.node.name: r.status for r in result.result.results}
+    assert ran.get("primary_key_dim_employees_as_of_pk_string") == "pass", ran
+
     hostile = "2024-03-01 10:42:00\\"
     run_dbt(["run", "--select", "dim_employees_as_of"], schema=SCHEMA, vars={"as_of": hostile})
     with pytest.raises(Exception, match="the point must be latest, an order_key") as raised:
@@ -675,32 +693,102 @@ def test_state_check_in_one_query_finds_what_one_by_one_finds(
 def test_matches_point_in_time_names_a_missing_and_a_doubled_row(
     spark: Any, sample_build: Any
 ) -> None:
-    """The data test `matches_point_in_time` (tests/generic) can fail, both ways: its compiled
-    query from the sample build, run on a copy of dim_employees_current that lacks one key's
-    row and holds another key's twice, returns exactly those two differences, each with its
-    side and the number of copies; on the table itself, none."""
+    """The data test `matches_point_in_time` (tests/generic) can fail, both ways, for the
+    model it is on and for the live view it also compares (`also`): its compiled query from
+    the sample build, run on a copy of dim_employees_current that lacks one key's row and
+    holds another key's twice, and a copy of dim_employees_live that lacks a third key's row
+    and holds the first key's twice, returns exactly those four differences, each with its
+    side, the relation it was compared with and the number of copies; on the models
+    themselves, none."""
     node = next(
         result.node
         for result in sample_build.result.results
         if result.node.resource_type == "test"
         and result.node.name.startswith("matches_point_in_time_dim_employees_current")
     )
-    relation = f"{SCHEMA}.dim_employees_current"
-    assert relation in node.compiled_code
+    current, live = f"{SCHEMA}.dim_employees_current", f"{SCHEMA}.dim_employees_live"
+    assert current in node.compiled_code and live in node.compiled_code
     assert spark.sql(node.compiled_code).collect() == []
-    first, second = (
+    first, second, third = (
         row.pk_string
         for row in spark.sql(
-            f"select pk_string from {relation} order by pk_string limit 2"
+            f"select pk_string from {current} order by pk_string limit 3"
         ).collect()
     )
     spark.sql(
         "create or replace temporary view drifted_employees_current as "
-        f"select * from {relation} where pk_string != '{first}' "
-        f"union all select * from {relation} where pk_string = '{second}'"
+        f"select * from {current} where pk_string != '{first}' "
+        f"union all select * from {current} where pk_string = '{second}'"
     )
-    found = spark.sql(node.compiled_code.replace(relation, "drifted_employees_current")).collect()
-    assert sorted((row.difference, row.copies, row.pk_string) for row in found) == [
-        ("only in dim_employees_current", 1, second),
-        ("only in employees_as_of", 1, first),
-    ]
+    spark.sql(
+        "create or replace temporary view drifted_employees_live as "
+        f"select * from {live} where pk_string != '{third}' "
+        f"union all select * from {live} where pk_string = '{first}'"
+    )
+    drifted = node.compiled_code.replace(current, "drifted_employees_current").replace(
+        live, "drifted_employees_live"
+    )
+    found = spark.sql(drifted).collect()
+    assert sorted(
+        (row.difference, row.compared_relation, row.copies, row.pk_string) for row in found
+    ) == sorted(
+        [
+            ("only in dim_employees_current", "dim_employees_current", 1, second),
+            ("only in employees_as_of", "dim_employees_current", 1, first),
+            ("only in dim_employees_live", "dim_employees_live", 1, first),
+            ("only in employees_as_of", "dim_employees_live", 1, third),
+        ]
+    )
+
+
+def test_rows_satisfy_names_each_broken_condition_and_key(spark: Any, sample_build: Any) -> None:
+    """The data test `rows_satisfy` (tests/generic) on fct_cdc_changes can fail on a condition
+    and on each of its keys: its compiled query from the sample build, run on the log with
+    three rows added (an exact copy of one change, a copy of another under a new change_id,
+    a copy of a third whose op is not a row operation), names for every offending row the
+    checks it breaks, and the originals of the copied keys too; on the log itself, none."""
+    from pyspark.sql import functions as F
+
+    node = next(
+        result.node
+        for result in sample_build.result.results
+        if result.node.resource_type == "test"
+        and result.node.name.startswith("rows_satisfy_")
+        and result.node.attached_node == f"model.{PROJECT}.fct_cdc_changes"
+    )
+    log = f"{SCHEMA}.fct_cdc_changes"
+    assert log in node.compiled_code
+    assert spark.sql(node.compiled_code).collect() == []
+    base = spark.table(log)
+    first, second, third = (
+        row.change_id
+        for row in base.where("op in ('I', 'U', 'D')")
+        .select("change_id")
+        .orderBy("change_id")
+        .limit(3)
+        .collect()
+    )
+    drifted = (
+        base.unionByName(base.where(F.col("change_id") == first))
+        .unionByName(
+            base.where(F.col("change_id") == second).withColumn(
+                "change_id", F.concat(F.col("change_id"), F.lit("-copy"))
+            )
+        )
+        .unionByName(base.where(F.col("change_id") == third).withColumn("op", F.lit("X")))
+    )
+    drifted.createOrReplaceTempView("drifted_cdc_changes")
+    found = spark.sql(node.compiled_code.replace(log, "drifted_cdc_changes")).collect()
+    position, identity = "one change of a key at a position", "change_id unique"
+    assert sorted(
+        (row.change_id, row.op == "X", sorted(row.failed_checks)) for row in found
+    ) == sorted(
+        [
+            (first, False, sorted([identity, position])),
+            (first, False, sorted([identity, position])),
+            (second, False, [position]),
+            (second + "-copy", False, [position]),
+            (third, False, sorted([identity, position])),
+            (third, True, sorted([identity, "op accepted", "op xor control_op", position])),
+        ]
+    )

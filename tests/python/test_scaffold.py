@@ -187,7 +187,7 @@ def test_yaml_keeps_dbt_jinja_and_describes_every_model(project: Project) -> Non
     current = models["dim_hr_current"]
     assert current["data_tests"] == [
         {"primary_key": {"arguments": {"columns": ["pk_string"]}}},
-        {"matches_point_in_time": {"arguments": {"table_name": "hr"}}},
+        {"matches_point_in_time": {"arguments": {"table_name": "hr", "also": ["dim_hr_live"]}}},
     ]
     assert current["columns"][0] == {"name": "pk_string", "description": "{{ doc('pk_string') }}"}
     # the declared per-table layer: every table's images in intermediate/, one file
