@@ -690,6 +690,17 @@ def test_state_check_in_one_query_finds_what_one_by_one_finds(
     assert "(wrong)" in failures[0] and "not the right name" in "\n".join(failures)
 
 
+def _compiled_test(sample_build: Any, test_name: str, model: str) -> Any:
+    """The sample build's node of the generic test `test_name` on `model`, compiled."""
+    return next(
+        result.node
+        for result in sample_build.result.results
+        if result.node.resource_type == "test"
+        and getattr(getattr(result.node, "test_metadata", None), "name", None) == test_name
+        and result.node.attached_node == f"model.{PROJECT}.{model}"
+    )
+
+
 def test_matches_point_in_time_names_a_missing_and_a_doubled_row(
     spark: Any, sample_build: Any
 ) -> None:
@@ -700,12 +711,7 @@ def test_matches_point_in_time_names_a_missing_and_a_doubled_row(
     and holds the first key's twice, returns exactly those four differences, each with its
     side, the relation it was compared with and the number of copies; on the models
     themselves, none."""
-    node = next(
-        result.node
-        for result in sample_build.result.results
-        if result.node.resource_type == "test"
-        and result.node.name.startswith("matches_point_in_time_dim_employees_current")
-    )
+    node = _compiled_test(sample_build, "matches_point_in_time", "dim_employees_current")
     current, live = f"{SCHEMA}.dim_employees_current", f"{SCHEMA}.dim_employees_live"
     assert current in node.compiled_code and live in node.compiled_code
     assert spark.sql(node.compiled_code).collect() == []
@@ -749,13 +755,7 @@ def test_rows_satisfy_names_each_broken_condition_and_key(spark: Any, sample_bui
     checks it breaks, and the originals of the copied keys too; on the log itself, none."""
     from pyspark.sql import functions as F
 
-    node = next(
-        result.node
-        for result in sample_build.result.results
-        if result.node.resource_type == "test"
-        and result.node.name.startswith("rows_satisfy_")
-        and result.node.attached_node == f"model.{PROJECT}.fct_cdc_changes"
-    )
+    node = _compiled_test(sample_build, "rows_satisfy", "fct_cdc_changes")
     log = f"{SCHEMA}.fct_cdc_changes"
     assert log in node.compiled_code
     assert spark.sql(node.compiled_code).collect() == []
