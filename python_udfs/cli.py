@@ -39,6 +39,8 @@ from python_udfs.session import (
     target_method,
 )
 
+# Set on a session cdc-dbt started itself; the landed-table registration reads and clears it.
+LANDED_TABLES_UNREAD = "cdc.landed_tables.unread"
 # Commands that never open a connection: no Spark session needed.
 _OFFLINE_COMMANDS = {"parse", "deps", "clean", "init", "debug", "ls", "list", "--version", "-h"}
 
@@ -99,7 +101,12 @@ def _run_dbt(
                 print(lock_message(database, wait), file=sys.stderr)
                 return 3
             if opens_spark:
-                start_warm_up(build_spark_session(settings))
+                spark = build_spark_session(settings)
+                if not in_session:
+                    # a session of its own has read no landed table yet: its first
+                    # registration need not refresh them (register_landed_tables)
+                    spark.conf.set(LANDED_TABLES_UNREAD, "true")
+                start_warm_up(spark)
 
     if opens_spark:
         set_code_fingerprint(_project_of(args, root), args)

@@ -1,4 +1,6 @@
-{% macro register_landed_folder(source_system, schema, name, table_name=none, references=none) %}
+{% macro register_landed_folder(
+    source_system, schema, name, table_name=none, references=none, refresh=true
+) %}
     {#- Registers the landed folder <var <system>_landing_root>/<name>/ as the external table
         <schema>.<table_name> (default <name>; an identifier either way), without copying.
         The folder name reaches SQL only inside string literals. Its columns are those of the folder's reference
@@ -13,7 +15,9 @@
         every run; a changed one is replaced; a managed table of the same name is never
         replaced. references: the reference files register_landed_tables found for all of
         a format's folders in one query ({location: [file name, column list]}); without it
-        the folder's own query finds its reference file. -#}
+        the folder's own query finds its reference file. refresh: false when the session has
+        read no landed table yet (cdc_landed_tables_unread): an unchanged registration is
+        then kept as it is, since there is no cached file listing to forget. -#}
     {%- set file_format = var(source_system ~ '_landing_format') | lower -%}
     {%- set location = cdc_landing_location(source_system, name) -%}
     {%- set options = cdc_landing_reader_options(source_system) -%}
@@ -60,7 +64,9 @@
         {%- endif -%}
         {%- if cdc_table_property(existing, 'cdc.registration') == fingerprint -%}
             {#- unchanged: only forget file listings this session may have cached -#}
-            {%- do run_query('refresh table ' ~ relation) -%}
+            {%- if refresh -%}
+                {%- do run_query('refresh table ' ~ relation) -%}
+            {%- endif -%}
             {{ return('') }}
         {%- endif -%}
         {%- do run_query('drop table ' ~ relation) -%}

@@ -9,8 +9,9 @@
         without copying (register_landed_folder: the columns are those of the folder's
         reference file, CSV read with cdc_landing_reader_options; every folder's reference
         file found in one query a format, cdc_landed_reference_files). Rerunnable: existing
-        registrations are refreshed so appended files are seen; a managed table of the same
-        name is never replaced.
+        registrations are refreshed so appended files are seen, except in a session that has
+        read none of them yet (cdc_landed_tables_unread: the first command of a session
+        cdc-dbt started); a managed table of the same name is never replaced.
         First, in every mode, it checks var cdc_source_systems and var cdc_tables
         (cdc_validate_tables) and the vars used as identifiers (cdc_validate_vars): as an
         on-run-start hook it is rendered by every parse, so a bad entry stops any dbt
@@ -18,6 +19,9 @@
     {%- do cdc_validate_tables() -%}
     {%- do cdc_validate_vars() -%}
     {%- if execute -%}
+        {#- a session cdc-dbt started for this command has read no landed table: its
+            unchanged registrations need no refresh (asked once, before anything is read) -#}
+        {%- set refresh = not cdc_landed_tables_unread() -%}
         {#- a format lists its landed tables in <system>_landed_tables() -#}
         {%- set landed = {} -%}
         {%- for source_system in cdc_source_systems_enabled() -%}
@@ -40,7 +44,7 @@
                     {%- do register_landed_folder(
                         source_system, schema, name,
                         context[source_system ~ '_landed_table_name'](name)
-                        if named else name, references) -%}
+                        if named else name, references, refresh) -%}
                 {%- endfor -%}
             {%- endif -%}
         {%- endfor -%}

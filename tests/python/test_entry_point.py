@@ -304,6 +304,51 @@ def test_plain_dbt_stops_before_any_model(tmp_path: Path) -> None:
     assert "OK loaded" not in output, output
 
 
+@pytest.mark.parametrize(
+    ("callers_session", "marked"),
+    [
+        pytest.param(False, {"cdc.landed_tables.unread": "true"}, id="a session it starts"),
+        pytest.param(True, {}, id="a caller's session (tests, serve): not marked"),
+    ],
+)
+def test_cdc_dbt_marks_only_a_session_it_starts_as_unread(
+    clean_env: pytest.MonkeyPatch, callers_session: bool, marked: dict[str, str]
+) -> None:
+    """The mark that lets the first registration skip `refresh table`
+    (cdc_landed_tables_unread) is set on a session cdc-dbt starts for the command, never on
+    one the caller already runs, which may have read a landed table (dbt itself faked: the
+    mark is set before it runs)."""
+    from types import SimpleNamespace
+
+    from python_udfs import cli
+
+    class Conf:
+        def __init__(self) -> None:
+            self.values: dict[str, str] = {}
+
+        def set(self, key: str, value: str) -> None:
+            self.values[key] = value
+
+    session = SimpleNamespace(conf=Conf())
+    seen: list[dict[str, str]] = []
+
+    class Runner:
+        def __init__(self, callbacks: list[object]) -> None:
+            pass
+
+        def invoke(self, args: list[str]) -> SimpleNamespace:
+            seen.append(dict(session.conf.values))
+            return SimpleNamespace(success=True, exception=None)
+
+    clean_env.setattr(cli, "build_spark_session", lambda _settings: session)
+    clean_env.setattr(cli, "start_warm_up", lambda _spark: None)
+    clean_env.setattr(cli, "wait_until_released", lambda *_args: True)
+    clean_env.setattr(cli, "set_code_fingerprint", lambda *_args: None)
+    clean_env.setattr("dbt.cli.main.dbtRunner", Runner)
+    assert cli._run_dbt(PROJECT_DIR, ["run"], (), in_session=callers_session) == 0
+    assert seen == [marked]
+
+
 def test_cdc_dbt_version_starts_no_spark(tmp_path: Path) -> None:
     done = subprocess.run(
         [str(VENV_BIN / "cdc-dbt"), "--version"],

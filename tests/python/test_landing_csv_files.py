@@ -19,8 +19,9 @@ order_lines (baseline (500,1) SKU-A, (500,2) SKU-B):
   140 I (501,2) | 141 TRUNCATE | 142 I (502,1) SKU-E 4 | 143 I (502,2) SKU-F 1
   quarantined: 145 U mask 801 (odd length), so 145 B is an orphan before-image
 
-The last test appends one file with a new change and runs again (incremental staging), so it
-changes the current state: it must stay the last test of the module.
+The last two tests append files: one with a new change, then a run (incremental staging),
+which changes the current state; then one read only through the landed table, to see when the
+registration refreshes it. They must stay the last tests of the module, in this order.
 """
 
 from __future__ import annotations
@@ -381,3 +382,32 @@ def test_appended_file_is_staged_incrementally(first_build: Path, spark: Any, ru
         f"where source_system = 'qlik_ct'",
     )
     assert Counter(quarantined) == EXPECTED_QUARANTINE
+
+
+def test_the_first_registration_of_a_session_cdc_dbt_started_skips_the_refresh(
+    first_build: Path, spark: Any, run_dbt: Any
+) -> None:
+    """Runs after the appended file: `cdc-dbt` marks a session it starts for one command
+    (setting cdc.landed_tables.unread), and that command's registration keeps an unchanged
+    registration without `refresh table` (0.3 s a folder), since no query of such a session
+    has listed a landed folder. The test session has (the builds above read employees__ct),
+    so marking it by hand shows both halves: after a file lands, a marked registration
+    leaves the table's cached listing as it was (the file's rows unseen: the refresh was
+    skipped) and clears the mark; the next, unmarked, refreshes and the rows are seen. A
+    skip taken without the mark, or a mark never cleared, fails here."""
+    landed = f"{RAW_SCHEMA}.employees__ct"
+    count = f"select count(*) from {landed}"
+    [(before,)] = rows(spark, count)
+    write_change_file(
+        first_build / "employees__ct" / "part-00002.csv",
+        [employee_21_change("B", "BEFOREIMAGE", "", "700.00")],
+    )
+    register = ["run-operation", "register_landed_tables"]
+
+    spark.conf.set("cdc.landed_tables.unread", "true")
+    run_dbt(register, schema=SCHEMA, vars=dbt_vars(first_build))
+    assert spark.conf.get("cdc.landed_tables.unread") == "false"
+    assert rows(spark, count) == [(before,)], "the marked registration refreshed the table"
+
+    run_dbt(register, schema=SCHEMA, vars=dbt_vars(first_build))
+    assert rows(spark, count) == [(before + 1,)], "the unmarked registration did not refresh"
