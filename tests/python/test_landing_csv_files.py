@@ -389,7 +389,7 @@ def test_the_first_registration_of_a_session_cdc_dbt_started_skips_the_refresh(
 ) -> None:
     """Runs after the appended file: `cdc-dbt` marks a session it starts for one command
     (setting cdc.landed_tables.unread), and that command's registration keeps an unchanged
-    registration without `refresh table` (0.3 s a folder), since no query of such a session
+    registration without `refresh table` (0.17 s a folder), since no query of such a session
     has listed a landed folder. The test session has (the builds above read employees__ct),
     so marking it by hand shows both halves: after a file lands, a marked registration
     leaves the table's cached listing as it was (the file's rows unseen: the refresh was
