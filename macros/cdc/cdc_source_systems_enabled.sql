@@ -1,7 +1,9 @@
 {% macro cdc_source_systems_enabled() %}
     {#- The registered source systems (var cdc_source_systems) that var cdc_tables names,
         sorted: the systems whose models are enabled and whose canonical models the change
-        log and the quarantine union. -#}
+        log and the quarantine union. Checks the configuration first (cdc_validate_config,
+        once a command): every format's models are enabled by this while dbt parses. -#}
+    {%- do cdc_validate_config() -%}
     {%- set configured = var('cdc_tables').values() | map(attribute='source_system') | list -%}
     {%- set systems = [] -%}
     {%- for system in var('cdc_source_systems').keys() | sort -%}

@@ -11,7 +11,9 @@
         every system and checked against the columns by cdc_history_options. Key columns
         must be
         among the declared columns, if any, and neither list repeats a name (in any case).
-        cdc_validate_tables runs this for every entry at parse time. -#}
+        cdc_validate_tables runs this for every entry at parse time, from cdc_validate_config,
+        which this calls first (once a command). -#}
+    {%- do cdc_validate_config() -%}
     {%- set tables = var('cdc_tables', none) -%}
     {%- if tables is not mapping -%}
         {{ exceptions.raise_compiler_error(

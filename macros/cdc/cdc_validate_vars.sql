@@ -1,6 +1,7 @@
 {% macro cdc_validate_vars() %}
-    {#- Checks the vars that reach SQL as identifiers (cdc_identifier), at parse time, from
-        the on-run-start hook register_landed_tables: some are pasted where no macro can
+    {#- Checks the vars that reach SQL as identifiers (cdc_identifier) and the bound
+        key_move_chain_limit (cdc_key_move_chain_limit), at parse time, from
+        cdc_validate_config: some are pasted where no macro can
         check them (sources YAML schema and identifier, seeds +schema). Values (task, driver,
         account, as_of) go through sql_string_literal where they are used instead.
         qlik_ct_header_prefix may be empty: what must be an identifier is
@@ -20,4 +21,5 @@
     {%- for column, name in event_log_columns.items() -%}
         {%- do cdc_identifier(name, 'var idm_jdbc_columns.' ~ column) -%}
     {%- endfor -%}
+    {%- do cdc_key_move_chain_limit() -%}
 {% endmacro %}

@@ -12,12 +12,10 @@
         registrations are refreshed so appended files are seen, except in a session that has
         read none of them yet (cdc_landed_tables_unread: the first command of a session
         cdc-dbt started); a managed table of the same name is never replaced.
-        First, in every mode, it checks var cdc_source_systems and var cdc_tables
-        (cdc_validate_tables) and the vars used as identifiers (cdc_validate_vars): as an
-        on-run-start hook it is rendered by every parse, so a bad entry stops any dbt
-        command before anything runs. -#}
-    {%- do cdc_validate_tables() -%}
-    {%- do cdc_validate_vars() -%}
+        First, in every mode, it checks the configuration (cdc_validate_config, which the
+        first model parsed has already run in a command that parses): a bad entry stops any
+        dbt command before anything runs, run-operation included. -#}
+    {%- do cdc_validate_config() -%}
     {%- if execute -%}
         {#- a session cdc-dbt started for this command has read no landed table: its
             unchanged registrations need no refresh (asked once, before anything is read) -#}

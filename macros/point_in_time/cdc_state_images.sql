@@ -32,8 +32,8 @@
         lacks keeps the old key's value. Lineages follow chains of key moves (A to B to C)
         back to the generation they start from, over the key moves alone, by pointer
         doubling: step k knows each generation's ancestor 2^k moves back, so
-        var('key_move_chain_limit') (default 64, rounded up to a power of two) takes
-        log2 of it steps; a longer chain stops the query with an error naming the key and
+        var key_move_chain_limit (cdc_key_move_chain_limit: default 64, rounded up to a
+        power of two) takes log2 of it steps; a longer chain stops the query with an error naming the key and
         the var, rather than cutting it. Unrolled steps, not a recursive CTE: Spark runs a
         recursive CTE as a loop of jobs, 3 to 4 s for every evaluation of a point in time
         even with one key move (BENCHMARKS.md section 13). The window then runs per lineage
@@ -54,14 +54,7 @@
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set ignore_null = cdc_history_options(table_name, columns).ignore_null -%}
     {#- the query is indented to stand as a CTE body: `    {{ cdc_state_images(...) }}` -#}
-    {%- set chain_limit = var('key_move_chain_limit', 64) -%}
-    {%- if chain_limit is boolean or chain_limit is not number
-           or chain_limit != chain_limit | int or chain_limit < 1 -%}
-        {{ exceptions.raise_compiler_error(
-            "cdc_state_images: var key_move_chain_limit must be a whole number of at least 1,"
-            ~ " got "
-            ~ chain_limit) }}
-    {%- endif -%}
+    {%- set chain_limit = cdc_key_move_chain_limit() -%}
     {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
     {%- set steps = (chain_limit - 1).bit_length() -%}
     {%- set followed = 2 ** steps -%}

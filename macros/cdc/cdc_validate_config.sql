@@ -1,0 +1,26 @@
+{% macro cdc_validate_config() %}
+    {#- Checks the whole configuration, once per dbt command, stopping at the first problem:
+        var cdc_source_systems and var cdc_tables (cdc_validate_tables), the vars that reach
+        SQL as identifiers or bounds (cdc_validate_vars), and each enabled format's landing
+        settings: its reader options (cdc_landing_reader_options) and its landed tables
+        (<system>_landed_tables, e.g. the Kafka topics). cdc_table_config and
+        cdc_source_systems_enabled call it first, and every model calls one of them while dbt
+        parses, so a bad entry stops `dbt parse` and every other command at the first model
+        parsed, before anything connects or runs; the on-run-start hook
+        register_landed_tables calls it too. Remembered in `graph` under the command's
+        invocation_id (a parse's manifest is new, and a saved one holds an older id), set
+        before checking because the checks call cdc_table_config. -#}
+    {%- set memo = graph if graph is mapping else {} -%}
+    {%- if memo.get('cdc_config_validated') == invocation_id -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- do memo.update({'cdc_config_validated': invocation_id}) -%}
+    {%- do cdc_validate_tables() -%}
+    {%- do cdc_validate_vars() -%}
+    {%- for source_system in cdc_source_systems_enabled() -%}
+        {%- do cdc_landing_reader_options(source_system) -%}
+        {%- if source_system ~ '_landed_tables' in context -%}
+            {%- do context[source_system ~ '_landed_tables']() -%}
+        {%- endif -%}
+    {%- endfor -%}
+{% endmacro %}
