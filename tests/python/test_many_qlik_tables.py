@@ -22,6 +22,7 @@ row) and a before-image with no update (change 30: quarantined as an orphan).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -241,6 +242,23 @@ def test_a_run_with_nothing_new_changes_no_table(built: Any) -> None:
     _, _, before, after, *_ = built
     assert all(rows > 0 for rows, _ in before.values()), before
     assert after == before
+
+
+def test_each_run_reads_a_change_tables_columns_once(built: Any) -> None:
+    """qlik_ct_layout reads a change table's DDL once per dbt command (remembered in `graph`
+    under the invocation id), not once for each of the table's models that needs its
+    columns (eight a run before, about 0.05 s each): over the fixture's four runs, the
+    project copy's dbt log shows each change table described at most four times, and at
+    least once (the log does hold the statements)."""
+    *_, arguments, _ = built
+    log_text = "".join(
+        path.read_text(errors="replace")
+        for path in sorted((arguments["project_dir"] / "logs").glob("dbt.log*"))
+    )
+    for spec in SPECS:
+        statement = re.compile(rf"describe (table )?extended `?raw_qlik_ct`?\.`?{spec.name}__ct\b")
+        described = len(statement.findall(log_text))
+        assert 1 <= described <= 4, f"{spec.name}__ct described {described} times in 4 runs"
 
 
 def test_the_log_table_holds_every_logged_change_once(built: Any) -> None:
