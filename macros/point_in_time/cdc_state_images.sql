@@ -33,11 +33,11 @@
         back to the generation they start from, over the key moves alone, by pointer
         doubling: step k knows each generation's ancestor 2^k moves back, so
         var key_move_chain_limit (cdc_key_move_chain_limit: default 64, rounded up to a
-        power of two) takes log2 of it steps; a longer chain stops the query with an error naming the key and
-        the var, rather than cutting it. Unrolled steps, not a recursive CTE: Spark runs a
-        recursive CTE as a loop of jobs, 3 to 4 s for every evaluation of a point in time
-        even with one key move (BENCHMARKS.md section 13). The window then runs per lineage
-        instead of per generation.
+        power of two) takes log2 of it steps; a longer chain stops the query with an error
+        naming the key and the var, rather than cutting it. Unrolled steps, not a recursive
+        CTE: Spark runs a recursive CTE as a loop of jobs, 3 to 4 s for every evaluation of
+        a point in time even with one key move (BENCHMARKS.md section 13). The window then
+        runs per lineage instead of per generation.
     -#}
     {%- if images is none or images == '' -%}
         {{ exceptions.raise_compiler_error("cdc_state_images: images (a CTE name) is required") }}
