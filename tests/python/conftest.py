@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -102,7 +102,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 # seconds spent per budget unit (test module, or the sample modules together): set-up, call
 # and teardown of every test, module fixtures included; gathered where the reports arrive
-SPENT: Counter[str] = Counter()
+SPENT: defaultdict[str, float] = defaultdict(float)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -117,7 +117,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     table = budgets()
     terminalreporter.section("time per module (budget: README, Tests, Time budgets)")
     over = []
-    for unit, seconds in SPENT.most_common():
+    for unit, seconds in sorted(SPENT.items(), key=lambda item: -item[1]):
         budget = table.get(unit)
         mark = "no budget" if budget is None else f"budget {budget} s"
         if budget is not None and seconds > budget:

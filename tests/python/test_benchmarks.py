@@ -121,10 +121,13 @@ def test_openedge_baseline_job_computes_the_true_history(tmp_path: Path, spark: 
         changes = [change for change in sim.changes if change.table == spec.name]
         points[name] = []
         for position, change in enumerate(changes, start=1):
+            before, after = change.key_before(spec), change.key_after(spec)
             if change.op in ("U", "D"):
-                rows.pop(change.key_before(spec))
+                assert before is not None
+                rows.pop(before)
             if change.op in ("I", "U"):
-                rows[change.key_after(spec)] = change.after
+                assert after is not None and change.after is not None
+                rows[after] = change.after
             if position % 10 == 0 or position == len(changes):
                 sequence = emitted.sequence_of[spec.name][change.change_seq]
                 points[name].append((sequence, dict(rows)))

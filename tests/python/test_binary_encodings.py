@@ -29,7 +29,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,7 @@ INVALID = {
     "ogg_blob_base64_json": "#0001",
 }
 INVALID_ID = 9
-START = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
+START = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
 
 # Kafka: table -> its encoding (the hex table is not configured: hex is the default)
 KAFKA_TABLES = {"kafka_blob_hex": "hex", "kafka_blob_base64": "base64"}
@@ -160,7 +160,7 @@ def text(value: bytes | None, encoding: str) -> object:
 def changes(table: str) -> list[tuple[str, dict[str, object] | None, dict[str, object]]]:
     """(op, before image, after image) of the table's changes, in trail order."""
     encoding, invalid = TABLES[table][2], INVALID[table]
-    rows = [
+    rows: list[tuple[str, dict[str, object] | None, dict[str, object]]] = [
         ("I", None, {"BLOB_ID": blob_id, "ATTACHMENT": text(value, encoding)})
         for blob_id, value in INSERTED
     ]
@@ -231,7 +231,9 @@ def idm_events() -> list[dict[str, object]]:
     """The GoldenGate values as IDM field events: inserts (1), an update (2), an invalid one."""
     events: list[dict[str, object]] = []
     for table, encoding in IDM_TABLES.items():
-        rows = [(1, blob_id, None, value) for blob_id, value in INSERTED if value is not None]
+        rows: list[tuple[int, int, bytes | None, bytes]] = [
+            (1, blob_id, None, value) for blob_id, value in INSERTED if value is not None
+        ]
         rows.append((2, 1, INSERTED[0][1], UPDATED))
         for event_type, blob_id, old, new in rows:
             events.append(
@@ -309,6 +311,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
 def test_the_ambiguous_texts_are_valid_in_both_encodings() -> None:
     """The premise: reading these texts the other way would silently give other bytes."""
     for value in (INSERTED[0][1], UPDATED):
+        assert value is not None
         assert base64.b64decode(value.hex().upper(), validate=True) != value
     assert bytes.fromhex("AAAA") != INSERTED[1][1]
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import csv
 import random
 from collections import Counter
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from decimal import Decimal
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pyarrow.dataset as ds
 import pytest
@@ -18,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cdc_simulator import qlik_ct
-from cdc_simulator.qlik_ct import HEADER_COUNT, CtRow, emit, write_csv, write_parquet
+from cdc_simulator.qlik_ct import HEADER_COUNT, write_csv, write_parquet
 from cdc_simulator.table_model import (
     DEFAULT_TABLES,
     DOCUMENTS,
@@ -41,6 +43,14 @@ from cdc_simulator.table_model import (
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 SPECS = {spec.name: spec for spec in DEFAULT_TABLES}
+# the simulator's change-table rows (cdc_simulator.qlik_ct.CtRow, typed tuple[object, ...]),
+# read here field by field: each field's type is the one its column carries
+CtRow = tuple[Any, ...]
+
+
+def emit(*args: Any, **kwargs: Any) -> dict[str, list[CtRow]]:
+    """cdc_simulator.qlik_ct.emit, its rows typed for reading field by field (CtRow)."""
+    return qlik_ct.emit(*args, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +68,7 @@ def bits(mask: bytes) -> set[int]:
     return {position for position in range(value.bit_length()) if value >> position & 1}
 
 
-def data_bits(spec: TableSpec, positions: list[int] | set[int] | tuple[int, ...]) -> set[int]:
+def data_bits(spec: TableSpec, positions: Iterable[int]) -> set[int]:
     return {HEADER_COUNT + position for position in positions}
 
 
@@ -291,10 +301,10 @@ def test_every_scenario_occurs(sim: Simulation, rows: dict[str, list[CtRow]]) ->
             found["re-insert of a deleted key"] += 1
         if change.op == "U":
             assert change.before is not None and change.after is not None
-            for old, new in zip(change.before, change.after, strict=True):
-                if old is not None and new is None:
+            for old_value, new_value in zip(change.before, change.after, strict=True):
+                if old_value is not None and new_value is None:
                     found["update to NULL"] += 1
-                if old is None and new is not None:
+                if old_value is None and new_value is not None:
                     found["update from NULL"] += 1
     found["same-value assignment"] = sim.stats["same_value_assignments"]
     found["no-op update dropped"] = sim.stats["noop_updates_dropped"]
@@ -317,13 +327,13 @@ def test_a13_worked_example() -> None:
     )
     at = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
-    def change(op: str, number: int, minutes: int, before: Row | None, after: Row | None):
+    def change(op: str, number: int, minutes: int, before: Row | None, after: Row | None) -> Change:
         moment = at + timedelta(minutes=minutes)
         seq = f"{moment:%Y%m%d%H%M%S}00{number:019d}"
         return Change("hr", op, seq, number, moment, "A" * 32, before, after, moment, "1")
 
     ann, richer = (10, "Ann", 1000), (10, "Ann", 1200)
-    emitted = [
+    emitted: list[CtRow] = [
         row
         for item in (
             change("I", 101, 0, None, ann),
@@ -408,7 +418,7 @@ def test_any_seed_replays_to_the_model(seed: int, count: int, keys: int) -> None
 # files
 
 
-def read_parquet_rows(folder: Path) -> list[tuple[object, ...]]:
+def read_parquet_rows(folder: Path) -> list[CtRow]:
     table = ds.dataset(folder, format="parquet").to_table()
     return [tuple(row.values()) for row in table.to_pylist()]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -165,7 +166,7 @@ def masks_and_counts(draw: st.DrawFn) -> tuple[bytes | None, int | None]:
     return draw(st.binary(max_size=3)), draw(st.one_of(st.none(), st.integers(-3, -1)))
 
 
-def sliced(values: list[Any], kind: pa.DataType, draw: st.DrawFn, junk: Any) -> pa.Array:
+def sliced(values: list[Any], kind: pa.DataType, draw: Callable[..., Any], junk: Any) -> pa.Array:
     """The values as an Arrow array, sometimes a slice of a longer one (non-zero offset)."""
     before = draw(st.lists(st.one_of(st.none(), st.just(junk)), max_size=3))
     after = draw(st.lists(st.one_of(st.none(), st.just(junk)), max_size=3))
@@ -200,8 +201,9 @@ def test_batch_equals_reference(
 def hex_rows(draw: st.DrawFn) -> tuple[str | None, int | None, str | None]:
     """A (text, column count, byte order) row: mostly decodable hex, plus bad rows."""
     bit_count = draw(st.one_of(bit_counts, st.sampled_from([0, 3, 8, 9, 16])))
-    byte_order = draw(st.sampled_from(["little", "big"]))
+    byte_order: str | None = draw(st.sampled_from(["little", "big"]))
     kind = draw(st.sampled_from(["bytes", "text", "long", "null", "order", "count"]))
+    text: str | None
     if kind == "bytes":
         text = draw(st.binary(max_size=5)).hex()
         text = draw(st.sampled_from([text, text.upper()]))

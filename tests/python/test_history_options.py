@@ -263,10 +263,7 @@ def versions(spark: Any, table: str) -> list[Version]:
         f" id, name, city, last_seen from {SCHEMA}.dim_{table}_history"
         " order by pk_string, valid_from_order_key"
     ).collect()
-    return [
-        (number(row[1]), number(row[2]), row[3], row[4], *row[5:])  # type: ignore[misc]
-        for row in rows
-    ]
+    return [(number(row[1]), number(row[2]), row[3], row[4], *row[5:]) for row in rows]
 
 
 def column(spark: Any, query: str) -> list[Sequence[object]]:

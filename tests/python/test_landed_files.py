@@ -60,8 +60,8 @@ def test_csv_files_are_judged_against_the_oldest_readable_file(tmp_path: Path) -
         "csv file does not match the table's columns (those of part-1.csv): "
         "lacks column header__change_oper, notes"
     )
-    assert "columns in another order" in files["part-5.csv"].problem
-    assert files["part-6.csv"].problem.startswith("unreadable csv file: ")
+    assert "columns in another order" in str(files["part-5.csv"].problem)
+    assert str(files["part-6.csv"].problem).startswith("unreadable csv file: ")
     assert sum(f.is_reference for f in files.values()) == 1
 
 
@@ -96,10 +96,12 @@ def test_parquet_files_compare_names_and_types(tmp_path: Path) -> None:
         ("salary", "decimal128(10, 2)"),
     )
     assert files["b.parquet"].problem is None
-    assert files["c.parquet"].problem.endswith("lacks column salary")
-    assert files["d.parquet"].problem.endswith("has extra column extra")
-    assert files["e.parquet"].problem.endswith("column employee_id is string, the table's is int32")
-    assert files["f.parquet"].problem.startswith("unreadable parquet file: ")
+    assert str(files["c.parquet"].problem).endswith("lacks column salary")
+    assert str(files["d.parquet"].problem).endswith("has extra column extra")
+    assert str(files["e.parquet"].problem).endswith(
+        "column employee_id is string, the table's is int32"
+    )
+    assert str(files["f.parquet"].problem).startswith("unreadable parquet file: ")
     assert files["g.parquet"].problem == "zero-byte file: nothing to read"
 
 

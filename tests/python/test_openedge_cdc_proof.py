@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from state_check import Expectation, check, check_all
@@ -287,7 +287,8 @@ def test_openedge_scenario_is_well_formed() -> None:
         by_operation: dict[int, int] = {}
         for record in unit.records:
             assert record["_Change-Sequence"] == unit.sequence
-            by_operation[record["_Operation"]] = by_operation.get(record["_Operation"], 0) + 1
+            operation = cast(int, record["_Operation"])
+            by_operation[operation] = by_operation.get(operation, 0) + 1
         level = {"customer": 3, "item": 2, "visit": 0}[unit.table]
         if level == 0:
             assert not unit.records

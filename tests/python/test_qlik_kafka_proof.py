@@ -240,7 +240,7 @@ def test_kafka_proof_scenario_is_well_formed() -> None:
     sim = scenario.sim
     data_1 = [m for m in scenario.batch_1 if m.change_seq]
     data_2 = [m for m in scenario.batch_2 if m.change_seq]
-    newest_of_batch_1 = max(m.change_seq for m in data_1)  # type: ignore[type-var]
+    newest_of_batch_1 = max(m.change_seq for m in data_1 if m.change_seq)
     assert scenario.late and all(c.change_seq < newest_of_batch_1 for c in scenario.late)
     assert {m.change_seq for m in data_1} | {m.change_seq for m in data_2} == {
         c.change_seq for c in sim.changes

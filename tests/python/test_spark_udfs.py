@@ -60,9 +60,10 @@ def generated_rows(count: int, seed: int = 13) -> list[tuple[Any, ...]]:
         positions = (
             {rng.randrange(bit_count) for _ in range(rng.randint(0, 4))} if bit_count else set()
         )
-        mask: bytes | None = encode_change_mask(positions)
+        encoded = encode_change_mask(positions)
         if rng.random() < 0.2:
-            mask += bytes(rng.randint(1, 2))  # untrimmed: zero bytes at the end
+            encoded += bytes(rng.randint(1, 2))  # untrimmed: zero bytes at the end
+        mask: bytes | None = encoded
         kind = rng.random()
         if kind < 0.1:
             mask = None
