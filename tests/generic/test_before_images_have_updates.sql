@@ -7,11 +7,11 @@ orphan_before_images as (
 
     select before_images.*
     from {{ model }} as before_images
-    left anti join {{ model }} as updates
+    left anti join {{ model }} as update_images
         on
-            before_images.order_key = updates.order_key
-            and updates.change_oper = 'U'
-            and updates.is_valid
+            before_images.order_key = update_images.order_key
+            and update_images.change_oper = 'U'
+            and update_images.is_valid
     where before_images.change_oper = 'B' and before_images.is_valid
 
 )

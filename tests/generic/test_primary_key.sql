@@ -17,7 +17,7 @@ keys as (
         {{ columns | join(', ') }},
         count(*) as rows_with_this_key
     from {{ model }}
-    group by {{ columns | join(', ') }}
+    group by {% for _ in columns %}{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
 
 ),
 

@@ -21,7 +21,7 @@ versions as (
 
 broken_versions as (
 
-    select *
+    select versions.*
     from versions
     where
         versions.versions_starting_together > 1
