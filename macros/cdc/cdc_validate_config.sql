@@ -9,7 +9,9 @@
         parsed, before anything connects or runs; the on-run-start hook
         register_landed_tables calls it too. Remembered in `graph` under the command's
         invocation_id (a parse's manifest is new, and a saved one holds an older id), set
-        before checking because the checks call cdc_table_config. -#}
+        before checking because the checks call cdc_table_config: so it runs once while
+        dbt parses and once more when the command executes (dbt builds a new `graph` for
+        execution), never once per model. -#}
     {%- set memo = graph if graph is mapping else {} -%}
     {%- if memo.get('cdc_config_validated') == invocation_id -%}
         {{ return(none) }}
