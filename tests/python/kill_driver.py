@@ -5,9 +5,7 @@ step: [--schema <schema>] [--land <from> <to>] [--before <statement>]...
       [--after <statement>]... --kill-after <unique_id | -> <dbt args...>
 
 The steps run in order in this one process, on one Spark session (a Spark start and a
-cold JVM's warm-up cost 10 to 60 s a process), built here with the profile's settings
-(environment KILL_DRIVER_CODEGEN=off: without Java code generation, as the in-process test
-session). A step:
+cold JVM's warm-up cost 10 to 60 s a process). A step:
 - `--schema`: CDC_SCHEMA for this step and the next ones (the profile's schema);
 - `--land`: moves every file under <from> to the same path under <to> first (a later batch
   landing between two builds; os.replace keeps each file's modification time);
@@ -70,14 +68,7 @@ def session() -> Any:
     root = project_dir()
     prepare_environment(root)
     _target, settings = spark_settings(root / "profiles", None)
-    spark = build_spark_session(settings)
-    if os.environ.get("KILL_DRIVER_CODEGEN") == "off":
-        # as the in-process test session runs (tests/python/conftest.py): on tiny data
-        # compiling each stage costs more than running it interpreted; neither setting is in
-        # the profile, so dbt's per-statement settings leave them as set here
-        spark.conf.set("spark.sql.codegen.wholeStage", "false")
-        spark.conf.set("spark.sql.codegen.factoryMode", "NO_CODEGEN")
-    return spark
+    return build_spark_session(settings)
 
 
 def run_statements(statements: list[str]) -> list[list[str]]:
@@ -135,7 +126,9 @@ def parse(argv: list[str]) -> list[Step]:
 def run(argv: list[str]) -> int:
     steps = parse(argv)
     # one session for every step: built here, so cdc-dbt leaves it running between steps
-    session()
+    owns_session = len(steps) > 1 or any(step.before or step.after for step in steps)
+    if owns_session:
+        session()
     code = 0
     for step in steps:
         if step.schema is not None:
@@ -150,8 +143,9 @@ def run(argv: list[str]) -> int:
             break
         if step.after:
             print("after " + json.dumps(run_statements(step.after)), flush=True)
-    # the JVM is this process's, not dbt's: release the metastore as cdc-dbt would
-    stop_spark()
+    if owns_session:
+        # the JVM is this process's, not dbt's: release the metastore as cdc-dbt would
+        stop_spark()
     return code
 
 

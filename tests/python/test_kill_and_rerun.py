@@ -9,8 +9,7 @@ a Spark start, a cold JVM's warm-up and the metastore's and Python workers' star
 of a killed run's 50 s): the first build, the second batch's landing and the first kill in
 one; the third batch's staging and the SQL that sets up step 3 in the final build's, and the
 clean run and the comparison of step 4 after it, in another schema of the same process. The
-processes run without Java code generation (as the in-process tests do: 9 % faster here);
-what code generation makes of each model is `test_plans_sample.py`'s.
+processes run without Java code generation (interpreted.py: 9 % faster here).
 
 1. a first build of a landed Qlik batch (Parquet), then a second batch lands;
 2. the incremental run is killed after each kind of write in turn: the appending staging,
@@ -40,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from interpreted import NO_CODEGEN_JAVA_OPTIONS
 
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, ORDER_LINES, simulate
@@ -97,7 +97,7 @@ def environment(local_dir: Path) -> dict[str, str]:
         "CDC_WARM_UP": "0",
         "CDC_SPARK_MASTER": "local[2]",
         "CDC_SHUFFLE_PARTITIONS": "2",
-        "KILL_DRIVER_CODEGEN": "off",
+        "CDC_DRIVER_JAVA_OPTIONS": NO_CODEGEN_JAVA_OPTIONS,
         # the scenario's own target folder: its runs share one partial parse
         "DBT_TARGET_PATH": str(local_dir / "target"),
         "DBT_LOG_PATH": str(local_dir / "logs"),
@@ -255,6 +255,8 @@ def scenario(
         f"insert overwrite table {staged} select * from {KILLED}.half",
         f"drop table {KILLED}.half",
         f"execute immediate '{set_properties}' || mark || ''')'",
+        # the Java options reached the session (interpreted.py)
+        "set spark.sql.codegen.wholeStage",
     )
     # then, in the same process, the clean build of the same files and every comparison
     compared = comparisons(sim)
@@ -269,7 +271,8 @@ def scenario(
         step(root, KILLED, command="build", before=setup),
         step(root, CLEAN, after=statements),
     )
-    _, _, _, [newer], *_ = printed["before"][0]
+    _, _, _, [newer], *_, [codegen] = printed["before"][0]
+    assert json.loads(codegen)["value"] == "false", codegen
     assert json.loads(newer)["staged"] > 0, "the killed run staged nothing of the third batch"
     [results] = printed["after"]
     return {

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from interpreted import NO_CODEGEN_JAVA_OPTIONS
 from loopback import free_port
 
 from cdc_simulator.qlik_ct import emit, write_parquet
@@ -99,6 +100,7 @@ def environment(postgres: LocalPostgres, warehouse: Path, local_dir: Path) -> di
         "CDC_SPARK_MASTER": "local[1]",
         "CDC_SHUFFLE_PARTITIONS": "2",
         "CDC_DRIVER_MEMORY": "1g",
+        "CDC_DRIVER_JAVA_OPTIONS": NO_CODEGEN_JAVA_OPTIONS,
         "DBT_TARGET_PATH": str(local_dir / "target"),
         "DBT_LOG_PATH": str(local_dir / "logs"),
     }

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from interpreted import NO_CODEGEN_JAVA_OPTIONS
 from loopback import free_port
 
 from benchmarks.standalone_cluster import Cluster
@@ -76,6 +77,8 @@ def simulation() -> Simulation:
 
 
 def environment(local_dir: Path, schema: str) -> dict[str, str]:
+    """The local build's: without Java code generation (interpreted.py), the cluster's
+    keeps Spark's defaults; equal answers either way."""
     return {
         **os.environ,
         "CDC_LOCAL_DIR": str(local_dir),
@@ -84,6 +87,7 @@ def environment(local_dir: Path, schema: str) -> dict[str, str]:
         "CDC_SPARK_MASTER": "local[1]",
         "CDC_SHUFFLE_PARTITIONS": "2",
         "CDC_DRIVER_MEMORY": "1g",
+        "CDC_DRIVER_JAVA_OPTIONS": NO_CODEGEN_JAVA_OPTIONS,
         "SPARK_LOCAL_IP": "127.0.0.1",
         "DBT_TARGET_PATH": str(local_dir / "target"),
         "DBT_LOG_PATH": str(local_dir / "logs"),
