@@ -169,8 +169,8 @@ def spark(spark_local_dir: Path) -> Iterator[object]:
     # No Java code generation in this session: on the tests' tiny data, compiling each query
     # stage costs more than running it interpreted (the sample build's data tests ran about a
     # third faster without it, BENCHMARKS.md section 11). The answers are the same either way;
-    # the scenarios run as subprocesses (kill and rerun, cluster, shared metastore, SQL
-    # endpoint) keep Spark's defaults, as `cdc-dbt` has them. Neither setting is in the
+    # several subprocess scenarios start their Spark the same way (interpreted.py), the
+    # others keep Spark's defaults, as `cdc-dbt` has them. Neither setting is in the
     # profile, so dbt's per-statement settings leave them as set here.
     session.conf.set("spark.sql.codegen.wholeStage", "false")
     session.conf.set("spark.sql.codegen.factoryMode", "NO_CODEGEN")
