@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interpreted import NO_CODEGEN_JAVA_OPTIONS
+from interpreted import NO_CODEGEN_JAVA_OPTIONS, PROFILE_JAVA_OPTIONS
 from loopback import free_port
 
 from benchmarks.standalone_cluster import Cluster
@@ -104,7 +104,7 @@ def cluster_environment(local_dir: Path, schema: str, cluster: Cluster) -> dict[
         "CDC_WAREHOUSE_DIR": str(local_dir / "warehouse"),
         "CDC_METASTORE_URL": f"jdbc:derby:;databaseName={local_dir}/metastore_db;create=true",
         # the metastore's home, and the JIT setting the target has by default
-        "CDC_DRIVER_JAVA_OPTIONS": f"-Dderby.system.home={local_dir} -XX:CompileThresholdScaling=4",
+        "CDC_DRIVER_JAVA_OPTIONS": f"-Dderby.system.home={local_dir} {PROFILE_JAVA_OPTIONS}",
         "CDC_EXECUTOR_PYTHON": sys.executable,
         "CDC_EXECUTOR_MEMORY": "1g",
         "CDC_EXECUTOR_CORES": "1",
