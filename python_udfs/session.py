@@ -117,13 +117,15 @@ def _udf_archive(local_dir: Path) -> Path:
 
 
 def build_spark_session(settings: Mapping[str, str]) -> SparkSession:
-    """Create (or return) the process's SparkSession with these settings and our UDFs."""
+    """Create (or return) the process's SparkSession with these settings and our UDFs; a new
+    JVM maps the class archive when there is one (python_udfs.class_archive)."""
     from pyspark.sql import SparkSession
 
+    from python_udfs.class_archive import with_class_archive
     from python_udfs.spark import register_udfs
 
     builder = SparkSession.builder.enableHiveSupport()
-    for key, value in settings.items():
+    for key, value in with_class_archive(settings).items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel(os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR"))

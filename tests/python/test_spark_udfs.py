@@ -187,3 +187,26 @@ def test_warm_up_calls_every_registered_udf(spark: Any) -> None:
     assert SQL_UDFS
     for udf in SQL_UDFS:
         assert f"{udf.name}(" in WARM_UP_QUERY, udf.name
+
+
+def test_the_session_maps_the_class_archive_when_there_is_one(spark: Any) -> None:
+    """The session the tests share started as a `cdc-dbt` command's does: with the class
+    archive the set-up created (bin/test creates it before pytest), its JVM has the archive
+    mapped in memory, which it does only when the archive matched its class path and settings
+    (a mismatched one is ignored in silence). Skipped, saying so, without an archive
+    (CDC_CLASS_ARCHIVE=off, or pytest run without the set-up)."""
+    from pathlib import Path
+
+    from python_udfs.class_archive import archive_enabled, archive_path
+    from python_udfs.session import spark_settings
+
+    settings = spark_settings(Path(__file__).resolve().parents[2] / "profiles", "local")[1]
+    path = archive_path(settings)
+    if not archive_enabled() or path is None or not path.is_file():
+        pytest.skip(f"no class archive at {path} (bin/test creates it)")
+    jvm = spark.sparkContext._jvm
+    runtime = jvm.java.lang.management.ManagementFactory.getRuntimeMXBean()
+    arguments = str(runtime.getInputArguments())
+    assert f"-XX:SharedArchiveFile={path}" in arguments
+    pid = jvm.java.lang.ProcessHandle.current().pid()
+    assert str(path) in Path(f"/proc/{pid}/maps").read_text(), "the archive is not mapped"

@@ -1,0 +1,233 @@
+"""The Spark JVM's class archive: Java class-data sharing (CDS) for the driver of every command.
+
+A `cdc-dbt` command starts a fresh JVM, and before its first model that JVM loads and verifies
+some twenty thousand classes (Spark, Hive's metastore client, DataNucleus, Derby, Parquet):
+about 10 of the 25 s a command pays before it does any work (BENCHMARKS.md section 24). A
+dynamic CDS archive (`-XX:ArchiveClassesAtExit`, JDK 13+) holds those classes already parsed
+and verified; a JVM started with `-XX:SharedArchiveFile` maps it instead of loading them.
+
+`create_archive()` (`python -m python_udfs.class_archive`, run by the set-up, bin/_bootstrap.sh,
+when the archive is missing) starts a session on a throwaway metastore, runs a workload that
+touches what a build touches (the metastore, Parquet tables and views, the Python UDFs and
+table function, joins, windows, aggregates) and stops; the JVM writes the archive as it exits.
+`with_class_archive()` adds the archive to a session's driver options when it exists.
+
+The archive is a cache, never a requirement: it lives outside the project (CDC_CLASS_ARCHIVE_DIR,
+default ~/.cache/cdc-history, about 200 MB), is named by what it depends on (the Java runtime,
+pyspark's jars, the driver's extra class path), and a JVM whose class path or settings do not
+match it ignores it and loads its classes as before (its CDS messages are turned off, so
+nothing is printed). CDC_CLASS_ARCHIVE=off leaves it out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+JAVA_OPTIONS = "spark.driver.extraJavaOptions"
+# The settings that decide the driver JVM's class path (the archive records it).
+CLASS_PATH_SETTINGS = ("spark.driver.extraClassPath", "spark.jars")
+# CDS's own log lines (a missing or mismatched archive, classes it could not archive) off.
+QUIET = "-Xlog:cds=off -Xlog:cds+dynamic=off"
+
+
+def archive_enabled() -> bool:
+    """False when CDC_CLASS_ARCHIVE is off (or 0, false, no)."""
+    value = os.environ.get("CDC_CLASS_ARCHIVE", "on").strip().lower()
+    return value not in ("off", "0", "false", "no")
+
+
+def archive_dir() -> Path:
+    """$CDC_CLASS_ARCHIVE_DIR, else $XDG_CACHE_HOME/cdc-history, else ~/.cache/cdc-history."""
+    explicit = os.environ.get("CDC_CLASS_ARCHIVE_DIR")
+    if explicit:
+        return Path(explicit)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "cdc-history"
+
+
+def java_executable() -> Path | None:
+    """The java pyspark starts: $JAVA_HOME/bin/java, else the first java on PATH."""
+    home = os.environ.get("JAVA_HOME")
+    found = str(Path(home) / "bin" / "java") if home else shutil.which("java")
+    return Path(found).resolve() if found and Path(found).exists() else None
+
+
+def _spark_jars() -> Path | None:
+    """pyspark's jars folder, found without importing pyspark."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pyspark")
+    if spec is None or spec.origin is None:
+        return None
+    jars = Path(spec.origin).parent / "jars"
+    return jars if jars.is_dir() else None
+
+
+def archive_path(settings: Mapping[str, str]) -> Path | None:
+    """Where the archive for these settings is (or would be); None without Java or pyspark.
+
+    Its name is a digest of what the archived classes come from: the Java runtime (path,
+    size, modification time), every jar of pyspark (name and size) and the class-path
+    settings; upgrading any of them names a new archive (create it with the set-up)."""
+    java, jars = java_executable(), _spark_jars()
+    if java is None or jars is None:
+        return None
+    digest = hashlib.sha256()
+    stat = java.stat()
+    digest.update(f"{java}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    for jar in sorted(jars.iterdir()):
+        digest.update(f"{jar.name}\0{jar.stat().st_size}\n".encode())
+    for key in CLASS_PATH_SETTINGS:
+        digest.update(f"{key}={settings.get(key, '')}\n".encode())
+    return archive_dir() / f"spark-driver-{digest.hexdigest()[:16]}.jsa"
+
+
+def with_class_archive(settings: Mapping[str, str]) -> dict[str, str]:
+    """The settings with the archive added to the driver's Java options, when it exists and
+    CDC_CLASS_ARCHIVE is not off; otherwise unchanged."""
+    result = dict(settings)
+    if not archive_enabled():
+        return result
+    options = result.get(JAVA_OPTIONS, "")
+    if "-XX:SharedArchiveFile" in options or "-XX:ArchiveClassesAtExit" in options:
+        return result  # the caller chose its archive (create_archive writes one)
+    path = archive_path(settings)
+    if path is None or not path.is_file():
+        return result
+    result[JAVA_OPTIONS] = f"{options} -XX:SharedArchiveFile={path} {QUIET}".strip()
+    return result
+
+
+# What the archiving session runs: one statement of each kind a build sends, so the classes
+# they load are archived (any a command loads beyond these it loads as before).
+WORKLOAD = (
+    "create database if not exists cdc_class_archive",
+    "create table cdc_class_archive.t using parquet partitioned by (part) as"
+    " select id, cast(id as string) as name, current_timestamp() as at, id % 2 as part"
+    " from range(0, 1000, 1, 2)",
+    "insert into cdc_class_archive.t select id, null, null, 1 from range(5)",
+    "alter table cdc_class_archive.t set tblproperties ('cdc.written' = 'x')",
+    "create or replace view cdc_class_archive.v as"
+    " select t.*, row_number() over (partition by part order by id desc) as recency,"
+    " max(id) over (partition by name) as top from cdc_class_archive.t",
+    "show table extended in cdc_class_archive like '*'",
+    "describe extended cdc_class_archive.v",
+    "show tblproperties cdc_class_archive.t",
+    "select v.part, count(*), max_by(v.name, v.id), collect_list(v.at)[0],"
+    " max(to_json(struct(v.*))), sum(xxhash64(v.name)) from cdc_class_archive.v"
+    " left anti join (select 1 as id) as gone on v.id = gone.id"
+    " group by v.part",
+    "select * from cdc_landed_files({folder}, 'parquet', null)",
+    "drop database cdc_class_archive cascade",
+)
+
+
+# How long create_archive waits for the archiving JVM to write the archive and exit.
+ARCHIVE_EXIT_SECONDS = 600.0
+
+
+def _sql_string(text: str) -> str:
+    """A Spark SQL string literal of `text` (backslashes and quotes escaped)."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def archiving_settings(settings: Mapping[str, str], work: Path, partial: Path) -> dict[str, str]:
+    """The settings of the session that writes the archive to `partial`: the target's class
+    path and JVM options, but local mode and a Derby metastore and warehouse under `work`, so
+    a cluster target's master or a shared metastore is never touched."""
+    own = {
+        key: value
+        for key, value in settings.items()
+        if not key.startswith(("spark.hadoop.javax.jdo.", "spark.hadoop.datanucleus."))
+    }
+    own["spark.master"] = "local[2]"
+    own["spark.sql.warehouse.dir"] = str(work / "warehouse")
+    own["spark.ui.showConsoleProgress"] = "false"
+    own["spark.hadoop.javax.jdo.option.ConnectionURL"] = (
+        f"jdbc:derby:;databaseName={work / 'metastore_db'};create=true"
+    )
+    options = " ".join(
+        option
+        for option in own.get(JAVA_OPTIONS, "").split()
+        if not option.startswith(("-XX:SharedArchiveFile", "-Dderby.system.home"))
+    )
+    own[JAVA_OPTIONS] = (
+        f"-Dderby.system.home={work} {options} -XX:ArchiveClassesAtExit={partial} {QUIET}"
+    )
+    return own
+
+
+def create_archive(settings: Mapping[str, str], path: Path) -> Path:
+    """Start a session with these settings (archiving_settings) on a throwaway metastore
+    and warehouse, run WORKLOAD and the UDFs' warm-up, stop it, and move the archive its JVM
+    wrote at exit to `path` (atomically: several processes may create it at once)."""
+    from python_udfs.session import build_spark_session, stop_spark, warm_up
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="cdc-class-archive-") as scratch:
+        work = Path(scratch)
+        partial = path.parent / f".{path.name}.{os.getpid()}.partial"
+        own = archiving_settings(settings, work, partial)
+        local_dir = os.environ.get("CDC_LOCAL_DIR")
+        os.environ["CDC_LOCAL_DIR"] = str(work)
+        try:
+            spark = build_spark_session(own)
+            warm_up(spark)
+            folder = work / "landed"
+            spark.range(3).write.parquet(str(folder))
+            for statement in WORKLOAD:
+                spark.sql(statement.format(folder=_sql_string(str(folder)))).collect()
+        except BaseException:
+            stop_spark(ARCHIVE_EXIT_SECONDS)
+            partial.unlink(missing_ok=True)
+            raise
+        finally:
+            if local_dir is None:
+                os.environ.pop("CDC_LOCAL_DIR", None)
+            else:
+                os.environ["CDC_LOCAL_DIR"] = local_dir
+        # the JVM writes the archive as it exits: 20 to 40 s on two cores
+        exited = stop_spark(ARCHIVE_EXIT_SECONDS)
+        if not exited or not partial.is_file() or partial.stat().st_size == 0:
+            partial.unlink(missing_ok=True)
+            raise RuntimeError(f"the JVM wrote no class archive at {partial}")
+        os.replace(partial, path)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m python_udfs.class_archive [--if-missing] [--target T]`: create the archive
+    for the profile's target (default: the profile's default target)."""
+    import argparse
+
+    from python_udfs.session import prepare_environment, project_dir, spark_settings
+
+    parser = argparse.ArgumentParser(prog="python -m python_udfs.class_archive")
+    parser.add_argument("--if-missing", action="store_true", help="do nothing if it exists")
+    parser.add_argument("--target", default=None, help="the profile target (default: its own)")
+    args = parser.parse_args(argv)
+    if not archive_enabled():
+        print("class archive: CDC_CLASS_ARCHIVE is off, nothing to do")
+        return 0
+    root = project_dir()
+    prepare_environment(root)
+    settings = spark_settings(root / "profiles", args.target)[1]
+    path = archive_path(settings)
+    if path is None:
+        print("class archive: no Java or no pyspark found", file=sys.stderr)
+        return 2
+    if args.if_missing and path.is_file():
+        return 0
+    print(f"==> creating the Spark JVM's class archive (once, about a minute): {path}")
+    create_archive(settings, path)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

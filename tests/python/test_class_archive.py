@@ -1,0 +1,164 @@
+"""The Spark JVM's class archive (python_udfs/class_archive.py): where it is, what names it,
+when a session's driver options map it, and the SQL its workload sends. No Spark here: the
+session that maps it is tested in test_spark_udfs.py, and creating one (about a minute and a
+half) is the set-up's step, which bin/test runs before pytest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from python_udfs import class_archive
+from python_udfs.class_archive import (
+    JAVA_OPTIONS,
+    QUIET,
+    WORKLOAD,
+    _sql_string,
+    archive_dir,
+    archive_enabled,
+    archive_path,
+    with_class_archive,
+)
+
+
+@pytest.fixture
+def runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fake Java runtime and pyspark jars folder, and an archive folder of the test's own."""
+    java = tmp_path / "jdk" / "bin" / "java"
+    java.parent.mkdir(parents=True)
+    java.write_text("#!/bin/sh\n")
+    jars = tmp_path / "pyspark" / "jars"
+    jars.mkdir(parents=True)
+    (jars / "spark-core.jar").write_bytes(b"x" * 10)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "jdk"))
+    monkeypatch.setattr(class_archive, "_spark_jars", lambda: jars)
+    monkeypatch.setenv("CDC_CLASS_ARCHIVE_DIR", str(tmp_path / "archives"))
+    monkeypatch.delenv("CDC_CLASS_ARCHIVE", raising=False)
+    return jars
+
+
+def test_the_folder_is_the_users_cache_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CDC_CLASS_ARCHIVE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "/srv/cache")
+    assert archive_dir() == Path("/srv/cache/cdc-history")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert archive_dir() == Path.home() / ".cache" / "cdc-history"
+    monkeypatch.setenv("CDC_CLASS_ARCHIVE_DIR", "/srv/jsa")
+    assert archive_dir() == Path("/srv/jsa")
+
+
+@pytest.mark.parametrize(
+    ("value", "enabled"),
+    [("on", True), ("", True), ("off", False), ("OFF", False), ("0", False), ("no", False)],
+)
+def test_cdc_class_archive_off_turns_it_off(
+    monkeypatch: pytest.MonkeyPatch, value: str, enabled: bool
+) -> None:
+    monkeypatch.setenv("CDC_CLASS_ARCHIVE", value)
+    assert archive_enabled() is enabled
+
+
+def test_the_name_follows_the_runtime_the_jars_and_the_class_path(
+    runtime: Path, tmp_path: Path
+) -> None:
+    """A new Java, a changed or added jar, or another driver class path names another
+    archive (a JVM would refuse the old one); anything else keeps the name."""
+    first = archive_path({})
+    assert first is not None and first.parent == tmp_path / "archives"
+    assert first.name.startswith("spark-driver-") and first.suffix == ".jsa"
+    assert archive_path({"spark.sql.shuffle.partitions": "8"}) == first
+    assert archive_path({"spark.driver.extraClassPath": "/usr/share/java/pg.jar"}) != first
+    assert archive_path({"spark.jars": "/opt/extra.jar"}) != first
+    (runtime / "spark-core.jar").write_bytes(b"x" * 11)
+    second = archive_path({})
+    assert second != first
+    (runtime / "spark-sql.jar").write_bytes(b"y")
+    assert archive_path({}) not in (first, second)
+    java = tmp_path / "jdk" / "bin" / "java"
+    java.write_text("#!/bin/sh\n# another build\n")
+    assert archive_path({}) != first
+
+
+def test_no_java_or_no_pyspark_means_no_archive(
+    runtime: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "no-such-jdk"))
+    assert archive_path({}) is None
+    assert with_class_archive({JAVA_OPTIONS: "-Xss4m"}) == {JAVA_OPTIONS: "-Xss4m"}
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "jdk"))
+    monkeypatch.setattr(class_archive, "_spark_jars", lambda: None)
+    assert archive_path({}) is None
+
+
+def test_an_existing_archive_is_added_to_the_driver_options(
+    runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Missing: the settings as they are. Present: the driver's options map it, with CDS's
+    messages off; the other settings unchanged. Off, or an archive the options already name
+    (create_archive's own session): unchanged."""
+    settings = {JAVA_OPTIONS: "-Dderby.system.home=.local -Xss4m", "spark.master": "local[2]"}
+    assert with_class_archive(settings) == settings
+    path = archive_path(settings)
+    assert path is not None
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"archive")
+    mapped = with_class_archive(settings)
+    assert mapped == {
+        JAVA_OPTIONS: f"-Dderby.system.home=.local -Xss4m -XX:SharedArchiveFile={path} {QUIET}",
+        "spark.master": "local[2]",
+    }
+    assert settings[JAVA_OPTIONS] == "-Dderby.system.home=.local -Xss4m"  # not modified
+    assert with_class_archive({}) == {JAVA_OPTIONS: f"-XX:SharedArchiveFile={path} {QUIET}"}
+    for chosen in ("-XX:SharedArchiveFile=/a.jsa", "-XX:ArchiveClassesAtExit=/b.jsa"):
+        assert with_class_archive({JAVA_OPTIONS: chosen}) == {JAVA_OPTIONS: chosen}
+    monkeypatch.setenv("CDC_CLASS_ARCHIVE", "off")
+    assert with_class_archive(settings) == settings
+
+
+@pytest.mark.parametrize(
+    ("text", "literal"),
+    [
+        ("/tmp/cdc-class-archive-x/landed", "'/tmp/cdc-class-archive-x/landed'"),
+        ("/tmp/it's", "'/tmp/it\\'s'"),
+        ("C:\\tmp\\'", "'C:\\\\tmp\\\\\\''"),
+    ],
+)
+def test_the_workloads_folder_is_one_sql_literal(text: str, literal: str) -> None:
+    assert _sql_string(text) == literal
+    [statement] = [s for s in WORKLOAD if "{folder}" in s]
+    assert statement.format(folder=_sql_string(text)).count(literal) == 1
+
+
+def test_the_archiving_session_is_local_on_a_metastore_of_its_own(tmp_path: Path) -> None:
+    """The postgres target's settings: its class path and JVM options stay; its metastore
+    connection, master and any archive it maps are replaced, and the JVM writes `partial`."""
+    from python_udfs.class_archive import archiving_settings
+
+    partial = tmp_path / ".a.jsa.1.partial"
+    own = archiving_settings(
+        {
+            "spark.master": "spark://10.0.0.1:7077",
+            "spark.driver.extraClassPath": "/usr/share/java/postgresql.jar",
+            "spark.hadoop.javax.jdo.option.ConnectionURL": "jdbc:postgresql://db/metastore",
+            "spark.hadoop.javax.jdo.option.ConnectionDriverName": "org.postgresql.Driver",
+            "spark.hadoop.datanucleus.schema.autoCreateTables": "true",
+            JAVA_OPTIONS: "-Dderby.system.home=/x -Xss4m -XX:SharedArchiveFile=/old.jsa",
+            "spark.sql.shuffle.partitions": "4",
+        },
+        tmp_path,
+        partial,
+    )
+    assert own == {
+        "spark.master": "local[2]",
+        "spark.driver.extraClassPath": "/usr/share/java/postgresql.jar",
+        "spark.hadoop.javax.jdo.option.ConnectionURL": (
+            f"jdbc:derby:;databaseName={tmp_path / 'metastore_db'};create=true"
+        ),
+        "spark.sql.warehouse.dir": str(tmp_path / "warehouse"),
+        "spark.ui.showConsoleProgress": "false",
+        JAVA_OPTIONS: (
+            f"-Dderby.system.home={tmp_path} -Xss4m -XX:ArchiveClassesAtExit={partial} {QUIET}"
+        ),
+        "spark.sql.shuffle.partitions": "4",
+    }
