@@ -224,8 +224,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.if_missing and path.is_file():
         return 0
-    print(f"==> creating the Spark JVM's class archive (once, about a minute): {path}")
-    create_archive(settings, path)
+    print(f"==> creating the Spark JVM's class archive (once, about a minute and a half): {path}")
+    try:
+        create_archive(settings, path)
+    except (OSError, RuntimeError) as error:
+        print(f"class archive: not created: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -5,6 +5,8 @@ half) is the set-up's step, which bin/test runs before pytest."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -162,3 +164,24 @@ def test_the_archiving_session_is_local_on_a_metastore_of_its_own(tmp_path: Path
         ),
         "spark.sql.shuffle.partitions": "4",
     }
+
+
+def test_a_folder_it_cannot_write_is_a_clear_message_not_a_traceback(
+    runtime: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The set-up goes on without the archive (bin/_bootstrap.sh says so); this says why."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("CDC_CLASS_ARCHIVE_DIR", str(blocker / "archives"))
+    # main prepares the environment as cdc-dbt does: restored after the test
+    for name in ("DBT_PROJECT_DIR", "DBT_PROFILES_DIR", "DBT_LOG_PATH", "DBT_TARGET_PATH"):
+        monkeypatch.setenv(name, "recorded, so that undo removes what main sets")
+        monkeypatch.delenv(name)
+    for name in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON"):
+        monkeypatch.setenv(name, os.environ.get(name, sys.executable))
+    monkeypatch.setenv("CDC_LOCAL_DIR", str(tmp_path / "local"))
+    assert class_archive.main([]) == 2
+    assert "class archive: not created:" in capsys.readouterr().err
