@@ -73,14 +73,16 @@ def archive_path(settings: Mapping[str, str]) -> Path | None:
     """Where the archive for these settings is (or would be); None without Java or pyspark.
 
     Its name is a digest of what the archived classes come from: the Java runtime (path,
-    size, modification time), every jar of pyspark (name and size) and the class-path
-    settings; upgrading any of them names a new archive (create it with the set-up)."""
+    size, modification time), pyspark's jars (their folder, which the JVM's class path
+    names, and each jar's name and size) and the class-path settings; upgrading any of them,
+    or another environment's pyspark, names another archive (create it with the set-up)."""
     java, jars = java_executable(), _spark_jars()
     if java is None or jars is None:
         return None
     digest = hashlib.sha256()
     stat = java.stat()
     digest.update(f"{java}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    digest.update(f"{jars.resolve()}\n".encode())  # the class path names the jars' folder
     for jar in sorted(jars.iterdir()):
         digest.update(f"{jar.name}\0{jar.stat().st_size}\n".encode())
     for key in CLASS_PATH_SETTINGS:

@@ -62,10 +62,11 @@ def test_cdc_class_archive_off_turns_it_off(
 
 
 def test_the_name_follows_the_runtime_the_jars_and_the_class_path(
-    runtime: Path, tmp_path: Path
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A new Java, a changed or added jar, or another driver class path names another
-    archive (a JVM would refuse the old one); anything else keeps the name."""
+    """A new Java, a changed or added jar, the jars in another folder, or another driver
+    class path names another archive (a JVM would refuse the old one); anything else keeps
+    the name."""
     first = archive_path({})
     assert first is not None and first.parent == tmp_path / "archives"
     assert first.name.startswith("spark-driver-") and first.suffix == ".jsa"
@@ -80,6 +81,13 @@ def test_the_name_follows_the_runtime_the_jars_and_the_class_path(
     java = tmp_path / "jdk" / "bin" / "java"
     java.write_text("#!/bin/sh\n# another build\n")
     assert archive_path({}) != first
+    # the same jars in another environment (another checkout's .venv): another class path
+    here = archive_path({})
+    other = tmp_path / "other-venv" / "jars"
+    other.parent.mkdir()
+    runtime.rename(other)
+    monkeypatch.setattr(class_archive, "_spark_jars", lambda: other)
+    assert archive_path({}) != here
 
 
 def test_no_java_or_no_pyspark_means_no_archive(
