@@ -51,8 +51,8 @@ export PATH="$VENV/bin:$PATH"
 export PYSPARK_PYTHON="${PYSPARK_PYTHON:-$VENV/bin/python}"
 cd "$PROJECT_DIR"
 
-# The Spark JVM's class archive (python_udfs/class_archive.py): created once per machine (about a
-# minute), it saves about 10 s of every later Spark start. bin/pipeline and bin/test call this;
+# The Spark JVM's class archive (python_udfs/class_archive.py): created once per machine (80 to
+# 100 s), it saves about 10 s of every later Spark start. bin/pipeline and bin/test call this;
 # a failure only costs that time. CDC_CLASS_ARCHIVE=off skips it.
 ensure_class_archive() {
     "$VENV/bin/python" -m python_udfs.class_archive --if-missing \

@@ -107,7 +107,8 @@ def with_class_archive(settings: Mapping[str, str]) -> dict[str, str]:
 
 
 # What the archiving session runs: one statement of each kind a build sends, so the classes
-# they load are archived (any a command loads beyond these it loads as before).
+# they load are archived (any a command loads beyond these it loads as before). `:folder` is
+# a parameter (the landed folder), bound by Spark, never pasted into the text.
 WORKLOAD = (
     "create database if not exists cdc_class_archive",
     "create table cdc_class_archive.t using parquet partitioned by (part) as"
@@ -125,18 +126,13 @@ WORKLOAD = (
     " max(to_json(struct(v.*))), sum(xxhash64(v.name)) from cdc_class_archive.v"
     " left anti join (select 1 as id) as gone on v.id = gone.id"
     " group by v.part",
-    "select * from cdc_landed_files({folder}, 'parquet', null)",
+    "select * from cdc_landed_files(:folder, 'parquet', null)",
     "drop database cdc_class_archive cascade",
 )
 
 
 # How long create_archive waits for the archiving JVM to write the archive and exit.
 ARCHIVE_EXIT_SECONDS = 600.0
-
-
-def _sql_string(text: str) -> str:
-    """A Spark SQL string literal of `text` (backslashes and quotes escaped)."""
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def archiving_settings(settings: Mapping[str, str], work: Path, partial: Path) -> dict[str, str]:
@@ -184,7 +180,7 @@ def create_archive(settings: Mapping[str, str], path: Path) -> Path:
             folder = work / "landed"
             spark.range(3).write.parquet(str(folder))
             for statement in WORKLOAD:
-                spark.sql(statement.format(folder=_sql_string(str(folder)))).collect()
+                spark.sql(statement, args={"folder": str(folder)}).collect()
         except BaseException:
             stop_spark(ARCHIVE_EXIT_SECONDS)
             partial.unlink(missing_ok=True)

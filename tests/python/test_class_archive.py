@@ -16,7 +16,6 @@ from python_udfs.class_archive import (
     JAVA_OPTIONS,
     QUIET,
     WORKLOAD,
-    _sql_string,
     archive_dir,
     archive_enabled,
     archive_path,
@@ -126,52 +125,12 @@ def test_an_existing_archive_is_added_to_the_driver_options(
     assert with_class_archive(settings) == settings
 
 
-@pytest.mark.parametrize(
-    ("text", "literal"),
-    [
-        ("/tmp/cdc-class-archive-x/landed", "'/tmp/cdc-class-archive-x/landed'"),
-        ("/tmp/it's", "'/tmp/it\\'s'"),
-        ("C:\\tmp\\'", "'C:\\\\tmp\\\\\\''"),
-    ],
-)
-def test_the_workloads_folder_is_one_sql_literal(text: str, literal: str) -> None:
-    assert _sql_string(text) == literal
-    [statement] = [s for s in WORKLOAD if "{folder}" in s]
-    assert statement.format(folder=_sql_string(text)).count(literal) == 1
-
-
-def test_the_archiving_session_is_local_on_a_metastore_of_its_own(tmp_path: Path) -> None:
-    """The postgres target's settings: its class path and JVM options stay; its metastore
-    connection, master and any archive it maps are replaced, and the JVM writes `partial`."""
-    from python_udfs.class_archive import archiving_settings
-
-    partial = tmp_path / ".a.jsa.1.partial"
-    own = archiving_settings(
-        {
-            "spark.master": "spark://10.0.0.1:7077",
-            "spark.driver.extraClassPath": "/usr/share/java/postgresql.jar",
-            "spark.hadoop.javax.jdo.option.ConnectionURL": "jdbc:postgresql://db/metastore",
-            "spark.hadoop.javax.jdo.option.ConnectionDriverName": "org.postgresql.Driver",
-            "spark.hadoop.datanucleus.schema.autoCreateTables": "true",
-            JAVA_OPTIONS: "-Dderby.system.home=/x -Xss4m -XX:SharedArchiveFile=/old.jsa",
-            "spark.sql.shuffle.partitions": "4",
-        },
-        tmp_path,
-        partial,
-    )
-    assert own == {
-        "spark.master": "local[2]",
-        "spark.driver.extraClassPath": "/usr/share/java/postgresql.jar",
-        "spark.hadoop.javax.jdo.option.ConnectionURL": (
-            f"jdbc:derby:;databaseName={tmp_path / 'metastore_db'};create=true"
-        ),
-        "spark.sql.warehouse.dir": str(tmp_path / "warehouse"),
-        "spark.ui.showConsoleProgress": "false",
-        JAVA_OPTIONS: (
-            f"-Dderby.system.home={tmp_path} -Xss4m -XX:ArchiveClassesAtExit={partial} {QUIET}"
-        ),
-        "spark.sql.shuffle.partitions": "4",
-    }
+def test_the_workloads_folder_is_a_parameter_not_text() -> None:
+    """The landed folder reaches the workload's SQL as a bound parameter (`:folder`), so a
+    path with quotes or backslashes can neither break a statement nor change it."""
+    [statement] = [s for s in WORKLOAD if "cdc_landed_files" in s]
+    assert "cdc_landed_files(:folder," in statement
+    assert not [s for s in WORKLOAD if "{" in s or "'/" in s]
 
 
 def test_a_folder_it_cannot_write_is_a_clear_message_not_a_traceback(
