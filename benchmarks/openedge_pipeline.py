@@ -28,7 +28,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -38,9 +37,10 @@ import pyarrow.parquet as pq
 
 from benchmarks.openedge_baseline_job import TABLES
 from benchmarks.staging_run import (
-    PROJECT_DIR,
     RunFailed,
+    compare_with_baseline,
     count_rows,
+    run_baseline,
     staging_arguments,
     timed_run,
     write_result,
@@ -111,41 +111,6 @@ def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
     return info
 
 
-def run_baseline(landing: Path, out: Path) -> float:
-    """The baseline job as a process of its own (its own Spark), wall seconds."""
-    shutil.rmtree(out, ignore_errors=True)
-    started = time.monotonic()
-    command = [sys.executable, "-m", "benchmarks.openedge_baseline_job"]
-    subprocess.run(
-        [*command, "--landing", str(landing), "--out", str(out)], cwd=PROJECT_DIR, check=True
-    )
-    return round(time.monotonic() - started, 1)
-
-
-def compare(warehouse: Path, baseline: Path) -> list[str]:
-    """compare_outputs over the OpenEdge tables, in a process of its own."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.compare_outputs",
-            "--warehouse",
-            str(warehouse),
-            "--baseline",
-            str(baseline),
-            "--tables",
-            *[table.name for table in TABLES],
-        ],
-        cwd=PROJECT_DIR,
-        capture_output=True,
-        text=True,
-    )
-    lines = done.stdout.splitlines()
-    if done.returncode not in (0, 1) or not lines:
-        raise RunFailed(f"compare_outputs failed: {done.stderr[-2000:]}")
-    return lines
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     work = args.work.resolve()
@@ -159,12 +124,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     run_dir = work / "run"
     result: dict[str, object] = {**info, "cpu_count": os.cpu_count()}
-    baseline_seconds = run_baseline(landing, work / "baseline")
+    baseline_seconds = run_baseline("benchmarks.openedge_baseline_job", landing, work / "baseline")
     result["baseline_seconds"] = baseline_seconds
     try:
         full = timed_run(run_dir, SELECT, variables)
         result["full_run"] = full
-        result["comparison"] = compare(run_dir / "warehouse" / "cdc.db", work / "baseline")
+        result["comparison"] = compare_with_baseline(
+            run_dir / "warehouse" / "cdc.db", work / "baseline", [t.name for t in TABLES]
+        )
         moved = []
         for folder in later.iterdir():
             for file in folder.glob("*.parquet"):

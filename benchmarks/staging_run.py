@@ -1,8 +1,9 @@
 """What the staging throughput benchmarks share: a timed `cdc-dbt run` of one format's models
 in a fresh metastore, and counts read back afterwards in a Spark session of their own.
 
-Used by benchmarks/openedge_staging.py, benchmarks/qlik_kafka_staging.py and
-benchmarks/openedge_pipeline.py.
+Used by benchmarks/openedge_staging.py, benchmarks/qlik_kafka_staging.py,
+benchmarks/openedge_pipeline.py and benchmarks/qlik_kafka_pipeline.py; the last two also run
+a format's baseline job and compare its outputs with the pipeline's.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
@@ -112,3 +113,38 @@ def write_result(path: Path, result: dict[str, object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
+
+
+def run_baseline(module: str, landing: Path, out: Path) -> float:
+    """A format's baseline job (`python -m <module>`) as a process of its own (its own
+    Spark), wall seconds."""
+    shutil.rmtree(out, ignore_errors=True)
+    started = time.monotonic()
+    command = [sys.executable, "-m", module, "--landing", str(landing), "--out", str(out)]
+    subprocess.run(command, cwd=PROJECT_DIR, check=True)
+    return round(time.monotonic() - started, 1)
+
+
+def compare_with_baseline(warehouse: Path, baseline: Path, tables: Sequence[str]) -> list[str]:
+    """benchmarks.compare_outputs over these tables, in a process of its own: a line per
+    compared output, 'same ...' or 'DIFFERENT ...'."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.compare_outputs",
+            "--warehouse",
+            str(warehouse),
+            "--baseline",
+            str(baseline),
+            "--tables",
+            *tables,
+        ],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+    )
+    lines = done.stdout.splitlines()
+    if done.returncode not in (0, 1) or not lines:
+        raise RunFailed(f"compare_outputs failed: {done.stderr[-2000:]}")
+    return lines

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from benchmarks import cluster as cluster_driver
-from benchmarks import openedge_baseline_job, pipeline
+from benchmarks import openedge_baseline_job, pipeline, qlik_kafka_baseline_job
 from benchmarks.baseline_job import TABLES, run
 from benchmarks.cluster import compared_columns, compared_models
 from benchmarks.pipeline import (
@@ -35,6 +35,7 @@ from benchmarks.pipeline import (
 from benchmarks.process_memory import Measurement, measure
 from cdc_simulator import openedge_cdc as oe
 from cdc_simulator.qlik_ct import emit, generate_landing, write_parquet
+from cdc_simulator.qlik_kafka import KafkaOptions, Producer, write_topics
 from cdc_simulator.table_model import UTC, simulate
 
 ALLOCATE = (
@@ -157,6 +158,67 @@ def test_openedge_baseline_job_computes_the_true_history(tmp_path: Path, spark: 
         assert current == len(sim.final[spec.name])
     visits = spark.read.parquet(str(out / "visit_current")).toArrow().to_pylist()
     assert {(record["recid"],) for record in visits} == set(oe.recid_state(emitted.units, "visit"))
+
+
+@pytest.mark.spark
+def test_qlik_kafka_baseline_job_computes_the_true_history(tmp_path: Path, spark: Any) -> None:
+    """The Kafka baseline against the simulator: its two tables published as the benchmark
+    publishes them (two table versions, envelopes, exact copies) but with half the updates
+    capturing only their key and changed columns (the rest left out or written as null, key
+    updates included), landed shuffled; the state its history gives at every tenth change
+    (and the current state) equals the model's state after that change, so every column an
+    update left out was carried forward, across key updates too (a `K` version ends the old
+    key); the current state holds a row per live key."""
+    tables = [table.spec for table in qlik_kafka_baseline_job.TABLES]
+    sim = simulate(1500, keys=30, seed=13, tables=tuple(tables))
+    options = KafkaOptions(
+        source_schema="SALES",
+        topic_prefix=qlik_kafka_baseline_job.TOPIC_PREFIX,
+        metadata_topic=qlik_kafka_baseline_job.METADATA_TOPIC,
+        byte_order=qlik_kafka_baseline_job.BYTE_ORDER,
+        uncaptured=0.5,
+    )
+    producer = Producer(sim, options, seed=13)
+    messages = [*producer.metadata(), *producer.baseline(), *producer.changes(sim.changes)]
+    landing, out = tmp_path / "landing", tmp_path / "out"
+    write_topics(landing, messages, files=2, duplicates=0.05, seed=13)
+    qlik_kafka_baseline_job.run(spark, str(landing), str(out))
+
+    for spec in tables:
+        rows = dict(sim.baseline.get(spec.name, {}))
+        changes = [change for change in sim.changes if change.table == spec.name]
+        assert any(change.is_key_update(spec) for change in changes), "change the seed"
+        history = spark.read.parquet(str(out / f"{spec.name}_history"))
+        versions = [
+            (
+                record["valid_from_order_key"],
+                record["valid_to_order_key"],
+                record["is_deleted"],
+                tuple(_normalized(record[column]) for column in spec.column_names),
+            )
+            for record in history.toArrow().to_pylist()
+        ]
+        for position, change in enumerate(changes, start=1):
+            before, after = change.key_before(spec), change.key_after(spec)
+            if change.op in ("U", "D"):
+                assert before is not None
+                rows.pop(before)
+            if change.op in ("I", "U"):
+                assert after is not None and change.after is not None
+                rows[after] = change.after
+            if position % 10 and position != len(changes):
+                continue
+            point = change.change_seq
+            live = {
+                spec.key_of(row): row
+                for start, end, deleted, row in versions
+                if start <= point and (end is None or point < end) and not deleted
+            }
+            assert live == rows, f"{spec.name} at change {change.change_seq}"
+        assert rows == sim.final[spec.name]
+        assert history.where("change_op = 'K'").count() > 0
+        current = spark.read.parquet(str(out / f"{spec.name}_current")).count()
+        assert current == len(sim.final[spec.name])
 
 
 def test_builds_configure_only_the_generated_qlik_tables() -> None:

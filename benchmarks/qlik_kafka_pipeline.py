@@ -1,0 +1,176 @@
+"""The whole Qlik Kafka pipeline beside its hand-written baseline, at a given volume (issue 25).
+
+    python -m benchmarks.qlik_kafka_pipeline --changes 1000000 --keys 100000
+        [--append-fraction 0.01] [--seed 1]
+        [--work .local/bench_qlik_kafka_pipeline]
+        [--json benchmarks/results/qlik_kafka_pipeline.json]
+
+1. Generates, unless `<work>/data/stamp.json` shows the same parameters, the simulator's
+   employees and order_lines tables as the project's Kafka tables customer and order_item,
+   published as `benchmarks.qlik_kafka_staging` publishes them (two table versions,
+   envelopes, partial columnMasks, three partitions per topic, 1 % of the messages landed
+   twice) as Parquet topic files: the metadata, the REFRESH baseline and all but the last
+   `--append-fraction` of the changes in `<work>/data/landing`, the rest in
+   `<work>/data/append` (a later batch).
+2. The baseline job (`benchmarks.qlik_kafka_baseline_job`) on the landing, timed.
+3. A full `cdc-dbt run` of the format's models and of its tables' images, histories, current
+   states, as-of, changes and live views in a fresh `<work>/run` (its own Derby metastore),
+   timed; then `compare_outputs` of its histories and current states against the baseline's
+   (row for row over the baseline's columns).
+4. The later batch copied into the landing, the incremental `cdc-dbt run` timed, the copies
+   removed (the landing stays as generated).
+5. Writes the seconds, changes per second end to end, the pipeline/baseline and
+   incremental/full ratios and each run's slowest models to the JSON file. Exits 1 when the
+   outputs differ or a row was quarantined, 2 when a run failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from benchmarks.qlik_kafka_baseline_job import TABLES
+from benchmarks.qlik_kafka_staging import DUPLICATES, dbt_vars, options, tables
+from benchmarks.staging_run import (
+    RunFailed,
+    compare_with_baseline,
+    count_rows,
+    run_baseline,
+    staging_arguments,
+    timed_run,
+    write_result,
+)
+from cdc_simulator.qlik_kafka import Producer, write_topics
+from cdc_simulator.table_model import simulate
+
+SELECT = [
+    "path:models/staging/qlik_kafka",
+    "path:models/intermediate/qlik_kafka",
+    *[f"int_{table.name}__change_images" for table in TABLES],
+    *[f"path:models/marts/{table.name}" for table in TABLES],
+]
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = staging_arguments(
+        __doc__.split("\n")[0], "qlik_kafka_pipeline", result="qlik_kafka_pipeline.json"
+    )
+    parser.add_argument("--append-fraction", type=float, default=0.01)
+    return parser.parse_args(argv)
+
+
+def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
+    """The landing and the later batch for the parameters, reused when already generated."""
+    parameters = {
+        "changes": args.changes,
+        "keys": args.keys,
+        "append_fraction": args.append_fraction,
+        "seed": args.seed,
+    }
+    stamp = data / "stamp.json"
+    if stamp.exists() and json.loads(stamp.read_text()).get("parameters") == parameters:
+        return dict(json.loads(stamp.read_text()))
+    shutil.rmtree(data, ignore_errors=True)
+    data.mkdir(parents=True)
+    started = time.monotonic()
+    sim = simulate(args.changes, keys=args.keys, seed=args.seed, tables=tables())
+    producer = Producer(sim, options(), seed=args.seed)
+    later = len(sim.changes) - int(len(sim.changes) * args.append_fraction)
+    batches = {
+        "landing": [
+            *producer.metadata(),
+            *producer.baseline(),
+            *producer.changes(sim.changes[:later]),
+        ],
+        "append": producer.changes(sim.changes[later:]),
+    }
+    rng = random.Random(args.seed)
+    for folder, messages in batches.items():
+        write_topics(
+            data / folder,
+            messages,
+            files=4,
+            duplicates=DUPLICATES,
+            seed=rng.randrange(1 << 30),
+        )
+    info = {
+        "parameters": parameters,
+        "model_changes": len(sim.changes),
+        "later_model_changes": len(sim.changes) - later,
+        "baseline_rows": sum(len(rows) for rows in sim.baseline.values()),
+        "landed_messages": {
+            folder.name: sum(pq.ParquetFile(f).metadata.num_rows for f in folder.glob("*.parquet"))
+            for folder in sorted((data / "landing").iterdir())
+            if folder.is_dir()
+        },
+        "generation_seconds": round(time.monotonic() - started, 1),
+    }
+    stamp.write_text(json.dumps(info, indent=2))
+    return info
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    work = args.work.resolve()
+    data = work / "data"
+    info = generate(data, args)
+    landing, later = data / "landing", data / "append"
+    variables = dbt_vars(landing)
+    run_dir = work / "run"
+    result: dict[str, object] = {**info, "cpu_count": os.cpu_count()}
+    baseline_seconds = run_baseline(
+        "benchmarks.qlik_kafka_baseline_job", landing, work / "baseline"
+    )
+    result["baseline_seconds"] = baseline_seconds
+    try:
+        full = timed_run(run_dir, SELECT, variables)
+        result["full_run"] = full
+        result["comparison"] = compare_with_baseline(
+            run_dir / "warehouse" / "cdc.db", work / "baseline", [t.name for t in TABLES]
+        )
+        copied = []
+        for folder in later.iterdir():
+            for file in folder.glob("*.parquet"):
+                target = landing / folder.name / f"batch-{file.name}"
+                shutil.copy2(file, target)
+                copied.append(target)
+        try:
+            result["incremental_run"] = timed_run(run_dir, SELECT, variables, fresh=False)
+        finally:
+            for target in copied:
+                target.unlink()
+    except RunFailed as failure:
+        print(failure)
+        write_result(args.json, result)
+        return 2
+    full_seconds = float(full["run_seconds"])  # type: ignore[arg-type]
+    incremental = result["incremental_run"]
+    incremental_seconds = float(incremental["run_seconds"])  # type: ignore[index]
+    counts = count_rows(
+        run_dir,
+        {"quarantined": "select count(*) from cdc.int_qlik_kafka__rows_quarantined"},
+    )
+    result.update(
+        {
+            "changes_per_second": round(int(info["model_changes"]) / full_seconds),  # type: ignore[call-overload]
+            "full_over_baseline": round(full_seconds / baseline_seconds, 2),
+            "incremental_over_full": round(incremental_seconds / full_seconds, 2),
+            "quarantined": counts["quarantined"],
+        }
+    )
+    write_result(args.json, result)
+    same = all(line.startswith("same") for line in result["comparison"])  # type: ignore[attr-defined]
+    return 0 if same and counts["quarantined"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
