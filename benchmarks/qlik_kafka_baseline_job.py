@@ -37,6 +37,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from benchmarks.baseline_job import SNAPSHOT_ORDER_KEY, change_seq_time, job_main, write_outputs
+from benchmarks.partial_images import carried_forward, history_versions, with_old_key_ends
 from cdc_simulator.table_model import EMPLOYEES, ORDER_LINES, TableSpec
 
 METADATA_TOPIC = "kafka_metadata"
@@ -44,9 +45,6 @@ TOPIC_PREFIX = "kafka_sales_"
 ENVELOPE_MAGIC = "atMSG"
 # the masks' byte order (var qlik_kafka_hex_mask_byte_order; the simulator's default)
 BYTE_ORDER = "little"
-# passes of carrying a key update's uncaptured columns over from its old key; each pass
-# resolves one more link of a chain of such updates (a chain longer than this is an error)
-MAX_CARRY_PASSES = 20
 
 
 @dataclass(frozen=True)
@@ -165,9 +163,7 @@ def table_events(
     spark: SparkSession, landing: str, table: Table, versions: DataFrame, byte_order: str
 ) -> DataFrame:
     """One row per landed change of a table (the REFRESH baseline included), in the
-    history's terms: the key, `order_key`, `row_exists`, `change_op`, and per column
-    `v_<column>`: a struct of the typed value when the image has it, null when it does not
-    (not captured: to carry forward). A key update adds its old key's `K` row (no values)."""
+    terms of benchmarks.partial_images (a key update adds its old key's `K` row)."""
     spec = table.spec
     message = F.from_json("payload", _DATA)
     headers = message["headers"]
@@ -231,6 +227,9 @@ def table_events(
         *[n.alias(k) for k, n in zip(keys, new_key, strict=True)],
         *[o.alias(f"old_{k}") for k, o in zip(keys, old_key, strict=True)],
         "order_key",
+        F.when(F.col("order_key") != SNAPSHOT_ORDER_KEY, change_seq_time(F.col("order_key"))).alias(
+            "effective_at"
+        ),
         (F.col("operation") != "DELETE").alias("row_exists"),
         F.when(F.col("operation") == "DELETE", "D")
         .when(is_update, "U")
@@ -239,116 +238,15 @@ def table_events(
         moved.alias("is_key_move"),
         *values,
     )
-    old_keys = events.where("is_key_move").select(
-        *[F.col(f"old_{k}").alias(k) for k in keys],
-        *[F.lit(None).cast(events.schema[k].dataType).alias(f"old_{k}") for k in keys],
-        "order_key",
-        F.lit(False).alias("row_exists"),
-        F.lit("K").alias("change_op"),
-        F.lit(False).alias("is_key_move"),
-        *[
-            F.lit(None).cast(events.schema[f"v_{c.name}"].dataType).alias(f"v_{c.name}")
-            for c in spec.columns
-        ],
-    )
-    return events.unionByName(old_keys)
-
-
-def carried_forward(events: DataFrame, spec: TableSpec) -> DataFrame:
-    """Every image's missing columns filled: from the key's previous state since the row
-    began (an insert, the baseline, or a key update moving it in), and for a key update from
-    its old key's state just before it, pass after pass until nothing changes."""
-    keys = list(spec.key_columns)
-    value_columns = [f"v_{c.name}" for c in spec.columns]
-    starts = F.col("is_key_move") | F.col("change_op").isin("I")
-    by_key = Window.partitionBy(*keys).orderBy("order_key", "row_exists")
-    numbered = events.withColumn(
-        "incarnation", F.sum(F.when(starts, 1).otherwise(0)).over(by_key)
-    ).withColumn("event_id", F.monotonically_increasing_id())
-    numbered = numbered.localCheckpoint()
-    since_start = by_key.partitionBy(*keys, "incarnation").rowsBetween(Window.unboundedPreceding, 0)
-
-    def fill(frame: DataFrame) -> DataFrame:
-        return frame.select(
-            *[c for c in frame.columns if c not in value_columns],
-            *[F.last(c, ignorenulls=True).over(since_start).alias(c) for c in value_columns],
-        )
-
-    def unresolved(frame: DataFrame) -> Column:
-        return F.col("is_key_move") & reduce(
-            lambda a, b: a | b, [frame[c].isNull() for c in value_columns]
-        )
-
-    state = fill(numbered).localCheckpoint()
-    pending = state.where(unresolved(state)).count()
-    for _ in range(MAX_CARRY_PASSES):
-        if pending == 0:
-            return state
-        # each unresolved key update: its old key's latest state before it
-        moves = state.where(unresolved(state)).select(
-            "event_id", "order_key", *[F.col(f"old_{k}").alias(f"m_{k}") for k in keys]
-        )
-        sources = state.where("row_exists").select(
-            *[F.col(k).alias(f"m_{k}") for k in keys],
-            F.col("order_key").alias("source_order_key"),
-            *[F.col(c).alias(f"s_{c}") for c in value_columns],
-        )
-        latest = Window.partitionBy("event_id").orderBy(F.col("source_order_key").desc())
-        found = (
-            moves.join(sources, [f"m_{k}" for k in keys])
-            .where(F.col("source_order_key") < F.col("order_key"))
-            .withColumn("rank", F.row_number().over(latest))
-            .where("rank = 1")
-            .select("event_id", *[f"s_{c}" for c in value_columns])
-        )
-        patched = state.join(found, "event_id", "left").select(
-            *[c for c in state.columns if c not in value_columns],
-            *[F.coalesce(F.col(c), F.col(f"s_{c}")).alias(c) for c in value_columns],
-        )
-        state = fill(patched).localCheckpoint()
-        still = state.where(unresolved(state)).count()
-        if still == pending:
-            break
-        pending = still
-    if pending:
-        raise RuntimeError(
-            f"{spec.name}: {pending} key updates lack columns their old key never had"
-        )
-    return state
+    return with_old_key_ends(events, spec)
 
 
 def table_history(
     spark: SparkSession, landing: str, table: Table, versions: DataFrame, byte_order: str
 ) -> DataFrame:
     """One table's history: a row per version of a key, deleted versions included."""
-    spec = table.spec
-    events = carried_forward(table_events(spark, landing, table, versions, byte_order), spec)
-    keys = list(spec.key_columns)
-    key_order = Window.partitionBy(*keys).orderBy("order_key", "row_exists")
-    kept = (
-        events.withColumn("previous_exists", F.lag("row_exists").over(key_order))
-        .where(F.col("row_exists") | F.coalesce(F.col("previous_exists"), F.lit(True)))
-        .withColumn("valid_to_order_key", F.lead("order_key").over(key_order))
-    )
-    data = [
-        F.col(column.name) if column.name in keys else F.col(f"v_{column.name}")["v"]
-        for column in spec.columns
-    ]
-    return kept.select(
-        *[
-            value.cast(c.spark_type).alias(c.name)
-            for value, c in zip(data, spec.columns, strict=True)
-        ],
-        (~F.col("row_exists")).alias("is_deleted"),
-        F.when(F.col("order_key") != SNAPSHOT_ORDER_KEY, change_seq_time(F.col("order_key"))).alias(
-            "valid_from"
-        ),
-        change_seq_time(F.col("valid_to_order_key")).alias("valid_to"),
-        F.col("order_key").alias("valid_from_order_key"),
-        "valid_to_order_key",
-        F.col("valid_to_order_key").isNull().alias("is_current"),
-        "change_op",
-    )
+    events = table_events(spark, landing, table, versions, byte_order)
+    return history_versions(carried_forward(events, table.spec), table.spec)
 
 
 def run(spark: SparkSession, landing: str, out: str, byte_order: str = BYTE_ORDER) -> None:

@@ -21,7 +21,12 @@ import pytest
 import yaml
 
 from benchmarks import cluster as cluster_driver
-from benchmarks import openedge_baseline_job, pipeline, qlik_kafka_baseline_job
+from benchmarks import (
+    goldengate_baseline_job,
+    openedge_baseline_job,
+    pipeline,
+    qlik_kafka_baseline_job,
+)
 from benchmarks.baseline_job import TABLES, run
 from benchmarks.cluster import compared_columns, compared_models
 from benchmarks.pipeline import (
@@ -33,6 +38,7 @@ from benchmarks.pipeline import (
     write_empty_landing,
 )
 from benchmarks.process_memory import Measurement, measure
+from cdc_simulator import goldengate as gg
 from cdc_simulator import openedge_cdc as oe
 from cdc_simulator.qlik_ct import emit, generate_landing, write_parquet
 from cdc_simulator.qlik_kafka import KafkaOptions, Producer, write_topics
@@ -215,6 +221,68 @@ def test_qlik_kafka_baseline_job_computes_the_true_history(tmp_path: Path, spark
                 if start <= point and (end is None or point < end) and not deleted
             }
             assert live == rows, f"{spec.name} at change {change.change_seq}"
+        assert rows == sim.final[spec.name]
+        assert history.where("change_op = 'K'").count() > 0
+        current = spark.read.parquet(str(out / f"{spec.name}_current")).count()
+        assert current == len(sim.final[spec.name])
+
+
+@pytest.mark.spark
+def test_goldengate_baseline_job_computes_the_true_history(tmp_path: Path, spark: Any) -> None:
+    """The GoldenGate baseline against the simulator: the benchmark's order and document tables
+    written as trail records with long values in chains of chunks and a file rollover every
+    60 records (so some chains and some before/after pairs straddle two files), landed
+    shuffled in two files with copies; the state its history gives at every tenth change
+    (and the current state) equals the model's state after that change, so FieldComp images
+    were completed from the row's earlier state, across the three forms of key update (a
+    `K` version ends the old key); the current state holds a row per live key."""
+    tables = goldengate_baseline_job.TABLES
+    sim = simulate(1200, keys=30, seed=14, tables=tuple(tables))
+    producer = gg.Producer(sim, gg.Options(chunk_size=15, records_per_file=60), seed=14)
+    trail = [record for unit in producer.units for record in unit.records]
+    assert any(record.rec_count > 2 for record in trail), "no chain of chunks"
+    landing, out = tmp_path / "landing", tmp_path / "out"
+    gg.write_landing(
+        landing / goldengate_baseline_job.TRAIL,
+        gg.trail_table(trail),
+        files=2,
+        duplicates=0.05,
+        seed=14,
+    )
+    goldengate_baseline_job.run(spark, str(landing), str(out))
+
+    position = {id(unit.change): unit.order_key for unit in producer.units if unit.change}
+    for spec in tables:
+        rows = dict(sim.baseline.get(spec.name, {}))
+        changes = [change for change in sim.changes if change.table == spec.name]
+        assert sum(change.is_key_update(spec) for change in changes) >= 3, "change the seed"
+        history = spark.read.parquet(str(out / f"{spec.name}_history"))
+        versions = [
+            (
+                record["valid_from_order_key"],
+                record["valid_to_order_key"],
+                record["is_deleted"],
+                tuple(_normalized(record[column]) for column in spec.column_names),
+            )
+            for record in history.toArrow().to_pylist()
+        ]
+        for number, change in enumerate(changes, start=1):
+            before, after = change.key_before(spec), change.key_after(spec)
+            if change.op in ("U", "D"):
+                assert before is not None
+                rows.pop(before)
+            if change.op in ("I", "U"):
+                assert after is not None and change.after is not None
+                rows[after] = change.after
+            if number % 10 and number != len(changes):
+                continue
+            point = position[id(change)]
+            live = {
+                spec.key_of(row): row
+                for start, end, deleted, row in versions
+                if start <= point and (end is None or point < end) and not deleted
+            }
+            assert live == rows, f"{spec.name} at {point}"
         assert rows == sim.final[spec.name]
         assert history.where("change_op = 'K'").count() > 0
         current = spark.read.parquet(str(out / f"{spec.name}_current")).count()

@@ -1,0 +1,172 @@
+"""The whole GoldenGate trail pipeline beside its hand-written baseline, at a given volume
+(issue 25).
+
+    python -m benchmarks.goldengate_pipeline --changes 1000000 --keys 100000
+        [--chunk-size 0] [--append-fraction 0.01] [--seed 1]
+        [--work .local/bench_goldengate_pipeline]
+        [--json benchmarks/results/goldengate_pipeline.json]
+
+1. Generates, unless `<work>/data/stamp.json` shows the same parameters, the simulator's order
+   and document tables (`benchmarks.goldengate_staging`'s) written by
+   `cdc_simulator.goldengate` as decoded trail records (a file rollover every 100,000
+   records; long values in chunks when `--chunk-size` is above 0): the records of all but the
+   last `--append-fraction` of the changes in `<work>/data/landing/ogg_trail_records`, the
+   rest in `<work>/data/append` (a later batch). The Big Data JSON folder is landed empty: the
+   baseline handles the trail form, so the project's tables here are the trail's two.
+2. The baseline job (`benchmarks.goldengate_baseline_job`) on the landing, timed.
+3. A full `cdc-dbt run` of the format's models and of its tables' images, histories, current
+   states, as-of, changes and live views in a fresh `<work>/run` (its own Derby metastore),
+   timed; then `compare_outputs` of its histories and current states against the baseline's
+   (row for row over the baseline's columns).
+4. The later batch copied into the landing, the incremental `cdc-dbt run` timed, the copies
+   removed (the landing stays as generated).
+5. Writes the seconds, changes per second end to end, the pipeline/baseline and
+   incremental/full ratios and each run's slowest models to the JSON file. Exits 1 when the
+   outputs differ or a row was quarantined, 2 when a run failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from benchmarks.goldengate_baseline_job import TRAIL
+from benchmarks.goldengate_staging import CDC_TABLES, TABLES
+from benchmarks.staging_run import (
+    RunFailed,
+    compare_with_baseline,
+    count_rows,
+    run_baseline,
+    staging_arguments,
+    timed_run,
+    write_result,
+)
+
+JSON_FOLDER = "ogg_json_messages"
+TRAIL_TABLES = {spec.name: CDC_TABLES[spec.name] for spec in TABLES}
+SELECT = [
+    "path:models/staging/goldengate",
+    "path:models/intermediate/goldengate",
+    *[f"int_{spec.name}__change_images" for spec in TABLES],
+    *[f"path:models/marts/{spec.name}" for spec in TABLES],
+]
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = staging_arguments(
+        __doc__.split("\n")[0], "goldengate_pipeline", result="goldengate_pipeline.json"
+    )
+    parser.add_argument("--chunk-size", type=int, default=0)
+    parser.add_argument("--append-fraction", type=float, default=0.01)
+    return parser.parse_args(argv)
+
+
+def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
+    """The landing and the later batch for the parameters, reused when already generated."""
+    from cdc_simulator.goldengate import Options, Producer, message_table, trail_table
+    from cdc_simulator.table_model import simulate
+
+    parameters = {
+        "changes": args.changes,
+        "keys": args.keys,
+        "chunk_size": args.chunk_size,
+        "append_fraction": args.append_fraction,
+        "seed": args.seed,
+    }
+    stamp = data / "stamp.json"
+    if stamp.exists() and json.loads(stamp.read_text()).get("parameters") == parameters:
+        return dict(json.loads(stamp.read_text()))
+    shutil.rmtree(data, ignore_errors=True)
+    started = time.monotonic()
+    sim = simulate(args.changes, keys=args.keys, seed=args.seed, tables=TABLES)
+    options = Options(chunk_size=args.chunk_size, records_per_file=100_000)
+    units = Producer(sim, options, seed=args.seed).units
+    later = len(units) - int(len(sim.changes) * args.append_fraction)
+    batches = {"landing": units[:later], "append": units[later:]}
+    for folder, chosen in batches.items():
+        records = [record for unit in chosen for record in unit.records]
+        (data / folder / TRAIL).mkdir(parents=True)
+        pq.write_table(trail_table(records), data / folder / TRAIL / "part-00000.parquet")
+    (data / "landing" / JSON_FOLDER).mkdir()
+    pq.write_table(message_table([]), data / "landing" / JSON_FOLDER / "part-00000.parquet")
+    info = {
+        "parameters": parameters,
+        "model_changes": len(sim.changes),
+        "later_model_changes": len(units) - later,
+        "landed_records": sum(len(unit.records) for unit in units[:later]),
+        "later_records": sum(len(unit.records) for unit in units[later:]),
+        "chunked_records": sum(1 for unit in units for r in unit.records if r.rec_count > 1),
+        "generation_seconds": round(time.monotonic() - started, 1),
+    }
+    stamp.write_text(json.dumps(info, indent=2))
+    return info
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    work = args.work.resolve()
+    data = work / "data"
+    info = generate(data, args)
+    landing, later = data / "landing", data / "append"
+    variables = {
+        "cdc_tables": TRAIL_TABLES,
+        "goldengate_landing": "files",
+        "goldengate_landing_root": str(landing),
+        "goldengate_landing_format": "parquet",
+    }
+    run_dir = work / "run"
+    result: dict[str, object] = {**info, "cpu_count": os.cpu_count()}
+    baseline_seconds = run_baseline(
+        "benchmarks.goldengate_baseline_job", landing, work / "baseline"
+    )
+    result["baseline_seconds"] = baseline_seconds
+    try:
+        full = timed_run(run_dir, SELECT, variables)
+        result["full_run"] = full
+        result["comparison"] = compare_with_baseline(
+            run_dir / "warehouse" / "cdc.db", work / "baseline", list(TRAIL_TABLES)
+        )
+        copied = []
+        for file in (later / TRAIL).glob("*.parquet"):
+            target = landing / TRAIL / f"batch-{file.name}"
+            shutil.copy2(file, target)
+            copied.append(target)
+        try:
+            result["incremental_run"] = timed_run(run_dir, SELECT, variables, fresh=False)
+        finally:
+            for target in copied:
+                target.unlink()
+    except RunFailed as failure:
+        print(failure)
+        write_result(args.json, result)
+        return 2
+    full_seconds = float(full["run_seconds"])  # type: ignore[arg-type]
+    incremental = result["incremental_run"]
+    incremental_seconds = float(incremental["run_seconds"])  # type: ignore[index]
+    counts = count_rows(
+        run_dir,
+        {"quarantined": "select count(*) from cdc.int_goldengate__rows_quarantined"},
+    )
+    result.update(
+        {
+            "changes_per_second": round(int(info["model_changes"]) / full_seconds),  # type: ignore[call-overload]
+            "full_over_baseline": round(full_seconds / baseline_seconds, 2),
+            "incremental_over_full": round(incremental_seconds / full_seconds, 2),
+            "quarantined": counts["quarantined"],
+        }
+    )
+    write_result(args.json, result)
+    same = all(line.startswith("same") for line in result["comparison"])  # type: ignore[attr-defined]
+    return 0 if same and counts["quarantined"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
