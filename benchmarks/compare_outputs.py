@@ -7,8 +7,9 @@ data columns and the version columns both produce. Exits 1 and names the table o
 
     python -m benchmarks.compare_outputs --warehouse DIR/cdc.db --baseline DIR [--tables T ...]
 
-The tables are the Qlik baseline job's unless `--tables` names others (the OpenEdge
-baseline's, benchmarks/openedge_pipeline.py).
+The tables are the Qlik baseline job's unless `--tables` names others (the OpenEdge, Qlik
+Kafka and GoldenGate baselines' tables: benchmarks/openedge_pipeline.py,
+benchmarks/qlik_kafka_pipeline.py, benchmarks/goldengate_pipeline.py).
 """
 
 from __future__ import annotations

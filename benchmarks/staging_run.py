@@ -1,9 +1,10 @@
 """What the staging throughput benchmarks share: a timed `cdc-dbt run` of one format's models
 in a fresh metastore, and counts read back afterwards in a Spark session of their own.
 
-Used by benchmarks/openedge_staging.py, benchmarks/qlik_kafka_staging.py,
-benchmarks/openedge_pipeline.py and benchmarks/qlik_kafka_pipeline.py; the last two also run
-a format's baseline job and compare its outputs with the pipeline's.
+Used by the staging benchmarks (benchmarks/openedge_staging.py, qlik_kafka_staging.py,
+goldengate_staging.py) and the whole-pipeline ones (benchmarks/openedge_pipeline.py,
+qlik_kafka_pipeline.py, goldengate_pipeline.py), which also run a format's baseline job
+(`run_baseline`) and compare its outputs with the pipeline's (`compare_with_baseline`).
 """
 
 from __future__ import annotations
