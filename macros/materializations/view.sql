@@ -6,7 +6,9 @@
         no full refresh is asked for; the run reports it as "unchanged". Otherwise the
         view is created as dbt-spark creates it, its hooks run, and only then the
         fingerprint is stored: a run killed in between leaves no fingerprint, so the next
-        run creates the view and runs its hooks again. -#}
+        run creates the view and runs its hooks again. A view without post-hooks has
+        nothing in between: its create statement stores the fingerprint
+        (spark__create_view_as), one statement fewer. -#}
     {%- set fingerprint = cdc_view_fingerprint() -%}
     {%- set existing = load_cached_relation(this) -%}
     {%- if fingerprint and existing is not none and existing.is_view
@@ -17,8 +19,14 @@
         {%- endcall -%}
         {{ return({'relations': [this.incorporate(type='view')]}) }}
     {%- endif -%}
+    {#- a view without post-hooks stores its fingerprint in the statement that creates it
+        (spark__create_view_as): there is nothing to run in between -#}
+    {%- set at_create = fingerprint and not post_hooks -%}
+    {%- if at_create -%}
+        {%- do model.update({'cdc_fingerprint_at_create': fingerprint}) -%}
+    {%- endif -%}
     {%- set result = dbt.materialization_view_spark() -%}
-    {%- if fingerprint -%}
+    {%- if fingerprint and not at_create -%}
         {%- call statement('cdc_view_fingerprint') -%}
             alter view {{ this }} set tblproperties (
                 'cdc.fingerprint' = {{ sql_string_literal(fingerprint) }})
