@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
 import sys
@@ -40,15 +39,7 @@ import pyarrow.parquet as pq
 
 from benchmarks.qlik_kafka_baseline_job import TABLES
 from benchmarks.qlik_kafka_staging import DUPLICATES, dbt_vars, options, tables
-from benchmarks.staging_run import (
-    RunFailed,
-    compare_with_baseline,
-    count_rows,
-    run_baseline,
-    staging_arguments,
-    timed_run,
-    write_result,
-)
+from benchmarks.staging_run import pipeline_beside_baseline, staging_arguments
 from cdc_simulator.qlik_kafka import Producer, write_topics
 from cdc_simulator.table_model import simulate
 
@@ -121,55 +112,17 @@ def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     work = args.work.resolve()
-    data = work / "data"
-    info = generate(data, args)
-    landing, later = data / "landing", data / "append"
-    variables = dbt_vars(landing)
-    run_dir = work / "run"
-    result: dict[str, object] = {**info, "cpu_count": os.cpu_count()}
-    baseline_seconds = run_baseline(
-        "benchmarks.qlik_kafka_baseline_job", landing, work / "baseline"
+    info = generate(work / "data", args)
+    return pipeline_beside_baseline(
+        work,
+        info,
+        baseline_module="benchmarks.qlik_kafka_baseline_job",
+        select=SELECT,
+        variables=dbt_vars(work / "data" / "landing"),
+        tables=[table.name for table in TABLES],
+        quarantine="int_qlik_kafka__rows_quarantined",
+        result_path=args.json,
     )
-    result["baseline_seconds"] = baseline_seconds
-    try:
-        full = timed_run(run_dir, SELECT, variables)
-        result["full_run"] = full
-        result["comparison"] = compare_with_baseline(
-            run_dir / "warehouse" / "cdc.db", work / "baseline", [t.name for t in TABLES]
-        )
-        copied = []
-        for folder in later.iterdir():
-            for file in folder.glob("*.parquet"):
-                target = landing / folder.name / f"batch-{file.name}"
-                shutil.copy2(file, target)
-                copied.append(target)
-        try:
-            result["incremental_run"] = timed_run(run_dir, SELECT, variables, fresh=False)
-        finally:
-            for target in copied:
-                target.unlink()
-    except RunFailed as failure:
-        print(failure)
-        write_result(args.json, result)
-        return 2
-    full_seconds = float(full["run_seconds"])  # type: ignore[arg-type]
-    incremental = result["incremental_run"]
-    incremental_seconds = float(incremental["run_seconds"])  # type: ignore[index]
-    counts = count_rows(
-        run_dir,
-        {"quarantined": "select count(*) from cdc.int_qlik_kafka__rows_quarantined"},
-    )
-    result.update(
-        {
-            "changes_per_second": round(int(info["model_changes"]) / full_seconds),  # type: ignore[call-overload]
-            "full_over_baseline": round(full_seconds / baseline_seconds, 2),
-            "incremental_over_full": round(incremental_seconds / full_seconds, 2),
-            "quarantined": counts["quarantined"],
-        }
-    )
-    write_result(args.json, result)
-    same = all(line.startswith("same") for line in result["comparison"])  # type: ignore[attr-defined]
-    return 0 if same and counts["quarantined"] == 0 else 1
 
 
 if __name__ == "__main__":

@@ -149,3 +149,65 @@ def compare_with_baseline(warehouse: Path, baseline: Path, tables: Sequence[str]
     if done.returncode not in (0, 1) or not lines:
         raise RunFailed(f"compare_outputs failed: {done.stderr[-2000:]}")
     return lines
+
+
+def pipeline_beside_baseline(
+    work: Path,
+    info: Mapping[str, object],
+    *,
+    baseline_module: str,
+    select: list[str],
+    variables: Mapping[str, object],
+    tables: Sequence[str],
+    quarantine: str,
+    result_path: Path,
+) -> int:
+    """Steps 2 to 5 of a whole-pipeline benchmark (openedge_pipeline.py, qlik_kafka_pipeline.py,
+    goldengate_pipeline.py), on `<work>/data/landing` and its later batch `<work>/data/append`
+    (a folder per landed folder): the baseline job timed; a full `cdc-dbt run` of `select` in
+    a fresh `<work>/run`, timed, its histories and current states of `tables` compared with
+    the baseline's; the later batch copied in (`batch-<file>`), the incremental run timed,
+    the copies removed; the seconds, ratios and counts written to `result_path`. Returns 0,
+    1 when the outputs differ or `quarantine` (a model) holds a row, 2 when a run failed."""
+    landing, later = work / "data" / "landing", work / "data" / "append"
+    run_dir = work / "run"
+    result: dict[str, object] = {**info, "cpu_count": os.cpu_count()}
+    baseline_seconds = run_baseline(baseline_module, landing, work / "baseline")
+    result["baseline_seconds"] = baseline_seconds
+    try:
+        full = timed_run(run_dir, select, variables)
+        result["full_run"] = full
+        comparison = compare_with_baseline(
+            run_dir / "warehouse" / "cdc.db", work / "baseline", tables
+        )
+        result["comparison"] = comparison
+        copied = []
+        for folder in later.iterdir():
+            for file in folder.glob("*.parquet"):
+                target = landing / folder.name / f"batch-{file.name}"
+                shutil.copy2(file, target)
+                copied.append(target)
+        try:
+            incremental = timed_run(run_dir, select, variables, fresh=False)
+        finally:
+            for target in copied:
+                target.unlink()
+        result["incremental_run"] = incremental
+    except RunFailed as failure:
+        print(failure)
+        write_result(result_path, result)
+        return 2
+    full_seconds = float(full["run_seconds"])  # type: ignore[arg-type]
+    incremental_seconds = float(incremental["run_seconds"])  # type: ignore[arg-type]
+    counts = count_rows(run_dir, {"quarantined": f"select count(*) from cdc.{quarantine}"})
+    result.update(
+        {
+            "changes_per_second": round(int(info["model_changes"]) / full_seconds),  # type: ignore[call-overload]
+            "full_over_baseline": round(full_seconds / baseline_seconds, 2),
+            "incremental_over_full": round(incremental_seconds / full_seconds, 2),
+            "quarantined": counts["quarantined"],
+        }
+    )
+    write_result(result_path, result)
+    same = all(line.startswith("same") for line in comparison)
+    return 0 if same and counts["quarantined"] == 0 else 1

@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -42,7 +42,7 @@ from cdc_simulator import goldengate as gg
 from cdc_simulator import openedge_cdc as oe
 from cdc_simulator.qlik_ct import emit, generate_landing, write_parquet
 from cdc_simulator.qlik_kafka import KafkaOptions, Producer, write_topics
-from cdc_simulator.table_model import UTC, simulate
+from cdc_simulator.table_model import UTC, Change, Simulation, TableSpec, simulate
 
 ALLOCATE = (
     "import subprocess, sys, time\n"
@@ -166,6 +166,57 @@ def test_openedge_baseline_job_computes_the_true_history(tmp_path: Path, spark: 
     assert {(record["recid"],) for record in visits} == set(oe.recid_state(emitted.units, "visit"))
 
 
+def _assert_history_follows_the_model(
+    spark: Any,
+    out: Path,
+    sim: Simulation,
+    spec: TableSpec,
+    point_of: Callable[[Change], str],
+    *,
+    min_key_updates: int,
+) -> None:
+    """A baseline's `<out>/<table>_history` gives, at the order key `point_of(change)` of
+    every tenth change of the table (and of its last), the model's state after that change;
+    the model ends in the simulator's final state; the table had at least `min_key_updates`
+    key updates and the history ends an old key (`K`) somewhere; `<out>/<table>_current`
+    holds a row per live key."""
+    rows = dict(sim.baseline.get(spec.name, {}))
+    changes = [change for change in sim.changes if change.table == spec.name]
+    key_updates = sum(change.is_key_update(spec) for change in changes)
+    assert key_updates >= min_key_updates, "change the seed"
+    history = spark.read.parquet(str(out / f"{spec.name}_history"))
+    versions = [
+        (
+            record["valid_from_order_key"],
+            record["valid_to_order_key"],
+            record["is_deleted"],
+            tuple(_normalized(record[column]) for column in spec.column_names),
+        )
+        for record in history.toArrow().to_pylist()
+    ]
+    for number, change in enumerate(changes, start=1):
+        before, after = change.key_before(spec), change.key_after(spec)
+        if change.op in ("U", "D"):
+            assert before is not None
+            rows.pop(before)
+        if change.op in ("I", "U"):
+            assert after is not None and change.after is not None
+            rows[after] = change.after
+        if number % 10 and number != len(changes):
+            continue
+        point = point_of(change)
+        live = {
+            spec.key_of(row): row
+            for start, end, deleted, row in versions
+            if start <= point and (end is None or point < end) and not deleted
+        }
+        assert live == rows, f"{spec.name} at {point}"
+    assert rows == sim.final[spec.name]
+    assert history.where("change_op = 'K'").count() > 0
+    current = spark.read.parquet(str(out / f"{spec.name}_current")).count()
+    assert current == len(sim.final[spec.name])
+
+
 @pytest.mark.spark
 def test_qlik_kafka_baseline_job_computes_the_true_history(tmp_path: Path, spark: Any) -> None:
     """The Kafka baseline against the simulator: its two tables published as the benchmark
@@ -191,40 +242,9 @@ def test_qlik_kafka_baseline_job_computes_the_true_history(tmp_path: Path, spark
     qlik_kafka_baseline_job.run(spark, str(landing), str(out))
 
     for spec in tables:
-        rows = dict(sim.baseline.get(spec.name, {}))
-        changes = [change for change in sim.changes if change.table == spec.name]
-        assert any(change.is_key_update(spec) for change in changes), "change the seed"
-        history = spark.read.parquet(str(out / f"{spec.name}_history"))
-        versions = [
-            (
-                record["valid_from_order_key"],
-                record["valid_to_order_key"],
-                record["is_deleted"],
-                tuple(_normalized(record[column]) for column in spec.column_names),
-            )
-            for record in history.toArrow().to_pylist()
-        ]
-        for position, change in enumerate(changes, start=1):
-            before, after = change.key_before(spec), change.key_after(spec)
-            if change.op in ("U", "D"):
-                assert before is not None
-                rows.pop(before)
-            if change.op in ("I", "U"):
-                assert after is not None and change.after is not None
-                rows[after] = change.after
-            if position % 10 and position != len(changes):
-                continue
-            point = change.change_seq
-            live = {
-                spec.key_of(row): row
-                for start, end, deleted, row in versions
-                if start <= point and (end is None or point < end) and not deleted
-            }
-            assert live == rows, f"{spec.name} at change {change.change_seq}"
-        assert rows == sim.final[spec.name]
-        assert history.where("change_op = 'K'").count() > 0
-        current = spark.read.parquet(str(out / f"{spec.name}_current")).count()
-        assert current == len(sim.final[spec.name])
+        _assert_history_follows_the_model(
+            spark, out, sim, spec, lambda change: change.change_seq, min_key_updates=1
+        )
 
 
 @pytest.mark.spark
@@ -253,40 +273,9 @@ def test_goldengate_baseline_job_computes_the_true_history(tmp_path: Path, spark
 
     position = {id(unit.change): unit.order_key for unit in producer.units if unit.change}
     for spec in tables:
-        rows = dict(sim.baseline.get(spec.name, {}))
-        changes = [change for change in sim.changes if change.table == spec.name]
-        assert sum(change.is_key_update(spec) for change in changes) >= 3, "change the seed"
-        history = spark.read.parquet(str(out / f"{spec.name}_history"))
-        versions = [
-            (
-                record["valid_from_order_key"],
-                record["valid_to_order_key"],
-                record["is_deleted"],
-                tuple(_normalized(record[column]) for column in spec.column_names),
-            )
-            for record in history.toArrow().to_pylist()
-        ]
-        for number, change in enumerate(changes, start=1):
-            before, after = change.key_before(spec), change.key_after(spec)
-            if change.op in ("U", "D"):
-                assert before is not None
-                rows.pop(before)
-            if change.op in ("I", "U"):
-                assert after is not None and change.after is not None
-                rows[after] = change.after
-            if number % 10 and number != len(changes):
-                continue
-            point = position[id(change)]
-            live = {
-                spec.key_of(row): row
-                for start, end, deleted, row in versions
-                if start <= point and (end is None or point < end) and not deleted
-            }
-            assert live == rows, f"{spec.name} at {point}"
-        assert rows == sim.final[spec.name]
-        assert history.where("change_op = 'K'").count() > 0
-        current = spark.read.parquet(str(out / f"{spec.name}_current")).count()
-        assert current == len(sim.final[spec.name])
+        _assert_history_follows_the_model(
+            spark, out, sim, spec, lambda change: position[id(change)], min_key_updates=3
+        )
 
 
 def test_builds_configure_only_the_generated_qlik_tables() -> None:
