@@ -15,11 +15,14 @@ to the last ordinal, so a mask decoded with the wrong version names the wrong co
 
 * batch 1: the metadata of versions 1 and 2, the REFRESH baseline, the first changes WITHOUT a
   few late ones, split over files in shuffled order, some file rows landed twice and some
-  messages produced twice (new offsets);
+  messages produced twice (new offsets); landed in two runs, the second with no metadata, so
+  it decodes only its own messages (the decoded messages are appended to, and its compiled
+  SQL says so), copies of the first run's messages among them;
 * batch 2: version 3's metadata and a copy of an older one, the remaining changes, the late
   changes (older than batch 1's newest), and copies of batch-1 messages produced again.
 
-After batch 1, `<table>_as_of('latest')` equals the model without the late changes and the
+After batch 1's first run, `<table>_as_of('latest')` equals the model after its changes; after
+its second, `<table>_as_of('latest')` equals the model without the late changes and the
 transactions the late changes leave open are exactly those flagged `transaction_incomplete`.
 After batch 2, `<table>_as_of(point)` equals the model at change sequences inside a
 transaction, after key updates, a delete, a re-insert, a late change and around each version
@@ -139,6 +142,10 @@ class Scenario:
     batch_2: list[Message]
     late: list[Change]
     after_batch_1: State
+    # batch 1 lands in two runs: its first `batch_1_first_run` messages (the metadata, the
+    # baseline and the first half of its changes), then the rest (no metadata)
+    batch_1_first_run: int
+    after_batch_1_first_run: State
     open_after_batch_1: set[str]
     points: list[Point] = field(default_factory=list)
 
@@ -166,6 +173,7 @@ def build_scenario(options: KafkaOptions = OPTIONS) -> Scenario:
         *baseline,
         *batch_1_changes,
     ]
+    batch_1_first_run = len(batch_1) - len(batch_1_changes) + len(batch_1_changes) // 2
     batch_1 += [producer.redeliver(m) for m in rng.sample(batch_1_changes, 5)]
     batch_2 = [
         *(m for m in metadata if m.timestamp > newest_of_batch_1),
@@ -184,6 +192,10 @@ def build_scenario(options: KafkaOptions = OPTIONS) -> Scenario:
         batch_2=batch_2,
         late=late,
         after_batch_1=replay(sim.tables, sim.baseline, batch_1_model),
+        batch_1_first_run=batch_1_first_run,
+        after_batch_1_first_run=replay(
+            sim.tables, sim.baseline, batch_1_model[: len(batch_1_changes) // 2]
+        ),
         open_after_batch_1={c.transaction_id for c in late if sizes[c.transaction_id] > 1},
     )
     scenario.points = choose_points(sim, late) + version_points(sim, producer)
@@ -250,6 +262,10 @@ def test_kafka_proof_scenario_is_well_formed() -> None:
     assert scenario.open_after_batch_1, "a late change leaves its transaction open"
     # every version's metadata lands no later than its first data message
     md_1 = [m for m in scenario.batch_1 if m.operation == "MD"]
+    first_run = scenario.batch_1[: scenario.batch_1_first_run]
+    assert md_1 == [m for m in first_run if m.operation == "MD"], "no metadata in the second"
+    assert any(m.change_seq for m in scenario.batch_1[scenario.batch_1_first_run :])
+    assert scenario.after_batch_1_first_run not in (scenario.after_batch_1, sim.baseline)
     md_2 = [m for m in scenario.batch_2 if m.operation == "MD"]
     assert len(md_1) == 2 * len(TABLES) and len(md_2) == len(TABLES) + 1
     # offsets disagree with change order
@@ -270,10 +286,25 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     root = tmp_path / "topics"
     build = ["build", "--exclude", "test_type:unit"]
 
-    write_topics(root, scenario.batch_1, files=3, duplicates=0.03, seed=SEED)
-    # `run` for the first batch, `build` (with the data tests) for the last: the tests check
-    # the final state, and each `build` of them costs a minute on two cores
+    first_run = scenario.batch_1[: scenario.batch_1_first_run]
+    write_topics(root, first_run, files=3, duplicates=0.03, seed=SEED)
+    # `run` for batch 1, `build` (with the data tests) for the last: the tests check the
+    # final state, and each `build` of them costs a minute on two cores
     run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
+    failures = check_tables(
+        spark,
+        TABLES,
+        f"{SCHEMA}.{{table}}_as_of('latest')",
+        scenario.after_batch_1_first_run,
+        "after batch 1's first run",
+    )
+    assert not failures, "\n".join(failures)
+
+    # the rest of batch 1, no metadata: only its messages are decoded, appended
+    second_run = scenario.batch_1[scenario.batch_1_first_run :]
+    write_topics(root, second_run, files=2, duplicates=0.03, seed=SEED + 2)
+    result = run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
+    assert "and loaded_at > timestamp" in compiled(result, "int_qlik_kafka__messages_decoded")
     failures = check_tables(
         spark,
         TABLES,
@@ -285,8 +316,10 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     assert quarantined(spark) == []
     assert incomplete_transactions(spark) == scenario.open_after_batch_1
 
+    # batch 2 brings metadata (version 3): every message is decoded again
     write_topics(root, scenario.batch_2, files=2, duplicates=0.03, seed=SEED + 1)
-    run_dbt(build, schema=SCHEMA, vars=dbt_vars(root))
+    result = run_dbt(build, schema=SCHEMA, vars=dbt_vars(root))
+    assert "loaded_at > timestamp" not in compiled(result, "int_qlik_kafka__messages_decoded")
     final = scenario.sim.final
     for spec in TABLES:
         failures += check_all(
@@ -304,6 +337,13 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
         f"select count(*) from {SCHEMA}.fct_cdc_changes where not is_snapshot"
     ).first()[0]
     assert changes == len(scenario.sim.changes), "each change logged once despite the copies"
+
+
+def compiled(result: Any, model: str) -> str:
+    """The SQL `model` ran in a dbt run's `result`."""
+    return next(
+        r.node.compiled_code for r in result.result.results if r.node.name == model
+    )
 
 
 def quarantined(spark: Any) -> list[tuple[str, str]]:

@@ -1,7 +1,14 @@
 {{
     config(
         enabled=cdc_source_system_enabled('qlik_kafka'),
-        materialized='table'
+        materialized='incremental',
+        incremental_strategy='append',
+        on_schema_change='fail',
+        pre_hook=[
+            "{{ cdc_write_started('staged_at') }}",
+            "{{ cdc_append_reset() }}"
+        ],
+        post_hook=["{{ cdc_write_finished() }}"]
     )
 }}
 {#- One row per staged data message whose envelope is valid, decoded with the
@@ -12,8 +19,19 @@
     var qlik_kafka_hex_mask_byte_order); values are checked against the
     version's Qlik types and become canonical text (binary: its text read with
     the column's cdc_column_encoding, default hex). decode_error lists what
-    keeps it out of the log. A table (it calls a Python UDF), rebuilt each run:
-    metadata that lands late decodes messages staged before it. #}
+    keeps it out of the log. A table (it calls a Python UDF) that each run
+    appends the messages staged since its last write to (cdc_append_plan: each
+    message is decoded alone); it is decoded again whole when metadata has
+    landed since (metadata that lands late decodes messages staged before it),
+    when the code or vars changed, and after a write that never finished. #}
+{%- set plan = cdc_append_plan(
+    ref('stg_qlik_kafka__messages'),
+    "upstream.message_type = 'DT' and upstream.envelope_error is null",
+    'staged_at',
+    ref('int_qlik_kafka__metadata_versions')) %}
+{%- if plan.since and plan.newer == 0 %}
+{{ cdc_nothing_new() }}
+{%- else %}
 {%- set byte_order = sql_string_literal(
     var('qlik_kafka_hex_mask_byte_order')) %}
 {%- set tables = cdc_tables_of('qlik_kafka') %}
@@ -45,7 +63,11 @@ with
 data_messages as (
 
     select * from {{ ref('stg_qlik_kafka__messages') }}
-    where message_type = 'DT' and envelope_error is null
+    where
+        message_type = 'DT' and envelope_error is null
+        {%- if plan.since %}
+        and loaded_at > timestamp {{ sql_string_literal(plan.since) }}
+        {%- endif %}
 
 ),
 
@@ -430,3 +452,4 @@ final as (
 )
 
 select * from final
+{%- endif %}

@@ -1,0 +1,56 @@
+{% macro cdc_append_plan(upstream, condition='true', mark_column='loaded_at', invalidated_by=none) %}
+    {#- How this run of an append model that derives each row from one row of `upstream`
+        alone writes: {'since': <text>, 'newer': N, 'why': ...} to append only the N rows
+        of `upstream` (those matching `condition`, SQL over the alias `upstream`) loaded
+        after `since`, the newest `mark_column` of this model's table (none at all when N
+        is 0); {'since': none, 'why': <reason>} to rebuild it from every row. A rebuild
+        when there is no table, --full-refresh or a unit test (as for any incremental
+        model); when the table's last write never finished; when the project's code is
+        not the code that wrote it (cdc.code, recorded by cdc_write_finished: the
+        environment variable CDC_CODE_FINGERPRINT that cdc-dbt sets; plain dbt sets none,
+        so it always rebuilds, as a table would); when the table is empty; or when
+        `invalidated_by` (a relation with a loaded_at whose rows change how rows loaded
+        earlier are derived: the Qlik Kafka metadata versions) has a row loaded after
+        `since`. The decision is recorded in the invocation's memo for the model's
+        pre-hook (cdc_append_reset), which empties the table before a rebuild. -#}
+    {%- set plan = {'since': none, 'newer': none, 'why': 'a first or full build'} -%}
+    {%- if execute and model.resource_type == 'model' and is_incremental() -%}
+        {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
+        {%- if cdc_table_property(this, 'cdc.write') != 'finished' -%}
+            {%- do plan.update({'why': 'its last write never finished'}) -%}
+        {%- elif not code -%}
+            {%- do plan.update({'why': 'no code fingerprint (CDC_CODE_FINGERPRINT: run by cdc-dbt)'}) -%}
+        {%- elif cdc_table_property(this, 'cdc.code') != code -%}
+            {%- do plan.update({'why': 'the code changed since its last write'}) -%}
+        {%- elif cdc_inputs_unchanged() -%}
+            {%- do plan.update({'since': 'inputs unchanged', 'newer': 0, 'why': 'nothing new'}) -%}
+        {%- else -%}
+            {%- set watermark = cdc_watermark(upstream, condition, mark_column) -%}
+            {%- if watermark.since is none -%}
+                {%- do plan.update({'why': 'its table is empty'}) -%}
+            {%- else -%}
+                {%- set invalidating = 0 -%}
+                {%- if invalidated_by is not none and watermark.newer > 0 -%}
+                    {%- set invalidating = run_query(
+                        'select count(*) from ' ~ invalidated_by ~ ' where loaded_at > timestamp '
+                        ~ sql_string_literal(watermark.since)).columns[0].values()[0] -%}
+                {%- endif -%}
+                {%- if invalidating > 0 -%}
+                    {%- do plan.update({'why': invalidating ~ ' rows of ' ~ invalidated_by
+                                        ~ ' loaded since its last write'}) -%}
+                {%- else -%}
+                    {%- do plan.update({'since': watermark.since, 'newer': watermark.newer,
+                                        'why': watermark.newer ~ ' new rows'}) -%}
+                {%- endif -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endif -%}
+    {%- if execute and model.resource_type == 'model' -%}
+        {%- do graph.setdefault('cdc_append_plans', {}).update(
+            {model.unique_id: 'append' if plan.since else 'rebuild'}) -%}
+        {%- if is_incremental() and not plan.since -%}
+            {%- do log('cdc: ' ~ this ~ ': rebuilt: ' ~ plan.why, info=true) -%}
+        {%- endif -%}
+    {%- endif -%}
+    {{ return(plan) }}
+{% endmacro %}
