@@ -1,4 +1,7 @@
-{{ config(enabled=cdc_source_system_enabled('qlik_kafka')) }}
+{{ config(
+    enabled=cdc_source_system_enabled('qlik_kafka'),
+    materialized='table'
+) }}
 {#- One row per valid decoded data message, with its place among the copies of
     its change (spec B.8: at-least-once delivery): a CDC change is identified by
     (table, changeSequence, operation), a REFRESH row by (table, refresh batch,
@@ -9,8 +12,13 @@
     conflicting duplicates (quarantined, the first copy stays). REFRESH rows
     are batched (spec B.7): a run of REFRESH messages of a table not interrupted
     by a CDC message, in message time; batch 1 before any CDC message is the
-    baseline, any other is a reload. #}
-
+    baseline, any other is a reload.
+    The windows run over each message's identity and order columns only
+    (placed), and the decoded rows join them once: sorting the whole messages,
+    images and all, once per window cost more than everything else. A table,
+    rebuilt when the decoded messages change (the table materialization keeps
+    it when they did not): each table's images read only the rows loaded after
+    their watermark from it, not the windows over every message. #}
 with
 
 decoded as (
@@ -20,25 +28,44 @@ decoded as (
 
 ),
 
+placed as (
+
+    {# what the windows below read: a message's identity and order #}
+    select
+        decoded.landed_table,
+        decoded.kafka_partition,
+        decoded.kafka_offset,
+        decoded.value_hash,
+        decoded.source_table,
+        decoded.operation,
+        decoded.change_seq,
+        decoded.change_seq_at,
+        decoded.kafka_timestamp,
+        decoded.pk_string,
+        decoded.staged_at
+    from decoded
+
+),
+
 sequenced as (
 
     select
-        decoded.*,
+        placed.*,
         coalesce(
-            decoded.change_seq_at, decoded.kafka_timestamp
+            placed.change_seq_at, placed.kafka_timestamp
         ) as message_at,
         coalesce(
-            lag(decoded.operation) over (
-                partition by decoded.source_table
+            lag(placed.operation) over (
+                partition by placed.source_table
                 order by
-                    coalesce(decoded.change_seq_at, decoded.kafka_timestamp),
-                    decoded.change_seq,
-                    decoded.kafka_partition,
-                    decoded.kafka_offset
+                    coalesce(placed.change_seq_at, placed.kafka_timestamp),
+                    placed.change_seq,
+                    placed.kafka_partition,
+                    placed.kafka_offset
             ),
             'NONE'
         ) as previous_operation
-    from decoded
+    from placed
 
 ),
 
@@ -137,12 +164,21 @@ copies_compared as (
 
 ),
 
-final as (
+judged as (
 
     select
-        copies_compared.* except (
-            first_value_hash, values_in_first_run, previous_operation
-        ),
+        copies_compared.landed_table,
+        copies_compared.kafka_partition,
+        copies_compared.kafka_offset,
+        copies_compared.value_hash,
+        copies_compared.message_at,
+        copies_compared.refresh_batch,
+        copies_compared.first_change_at,
+        copies_compared.change_identity,
+        copies_compared.is_reload,
+        copies_compared.refresh_batch_at,
+        copies_compared.copy_number,
+        copies_compared.first_staged_at,
         case
             when copies_compared.values_in_first_run > 1
                 then 'conflicting'
@@ -152,6 +188,31 @@ final as (
             else 'first'
         end as duplicate_status
     from copies_compared
+
+),
+
+final as (
+
+    select
+        decoded.*,
+        judged.message_at,
+        judged.refresh_batch,
+        judged.first_change_at,
+        judged.change_identity,
+        judged.is_reload,
+        judged.refresh_batch_at,
+        judged.copy_number,
+        judged.first_staged_at,
+        judged.duplicate_status
+    from decoded
+    {# staging keeps one row per place (landed table, partition, offset) and
+       value (cdc_topic_messages_not_staged): one judged row per message #}
+    inner join judged
+        on
+            decoded.landed_table = judged.landed_table
+            and decoded.kafka_partition <=> judged.kafka_partition
+            and decoded.kafka_offset <=> judged.kafka_offset
+            and decoded.value_hash = judged.value_hash
 
 )
 
