@@ -341,9 +341,7 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
 
 def compiled(result: Any, model: str) -> str:
     """The SQL `model` ran in a dbt run's `result`."""
-    return next(
-        r.node.compiled_code for r in result.result.results if r.node.name == model
-    )
+    return next(r.node.compiled_code for r in result.result.results if r.node.name == model)
 
 
 def quarantined(spark: Any) -> list[tuple[str, str]]:

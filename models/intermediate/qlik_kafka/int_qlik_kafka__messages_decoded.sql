@@ -29,6 +29,9 @@
     "upstream.message_type = 'DT' and upstream.envelope_error is null",
     'staged_at',
     ref('int_qlik_kafka__metadata_versions')) %}
+{#- the messages this run decodes: those staged since the last write, or all #}
+{%- set newly_staged = 'loaded_at > timestamp ' ~ sql_string_literal(plan.since)
+    if plan.since else 'true' %}
 {%- if plan.since and plan.newer == 0 %}
 {{ cdc_nothing_new() }}
 {%- else %}
@@ -64,10 +67,9 @@ data_messages as (
 
     select * from {{ ref('stg_qlik_kafka__messages') }}
     where
-        message_type = 'DT' and envelope_error is null
-        {%- if plan.since %}
-        and loaded_at > timestamp {{ sql_string_literal(plan.since) }}
-        {%- endif %}
+        message_type = 'DT'
+        and envelope_error is null
+        and {{ newly_staged }}
 
 ),
 
