@@ -252,29 +252,9 @@ judged as (
 
 ),
 
-chunks_chained as (
-
-    {# each usable record's chain, by its position #}
-    select
-        chunks_numbered.trail_seqno,
-        chunks_numbered.trail_rba,
-        chunks_numbered.record_hash,
-        judged.chain_number,
-        judged.chunk_count,
-        judged.last_trans_ind,
-        judged.record_ids,
-        judged.hold_reason,
-        judged.loaded_at as chain_loaded_at
-    from chunks_numbered
-    inner join judged
-        on chunks_numbered.chain_number = judged.chain_number
-
-),
-
 records as (
 
-    {# each usable record, header and images, with its chain: the one join
-       of the whole records #}
+    {# each usable record, header and images, with its chain #}
     select
         staged.trail_seqno,
         staged.trail_rba,
@@ -300,18 +280,20 @@ records as (
         staged.rec_count,
         staged.before_map,
         staged.after_map,
-        chunks_chained.chain_number,
-        chunks_chained.chunk_count,
-        chunks_chained.last_trans_ind,
-        chunks_chained.record_ids,
-        chunks_chained.hold_reason,
-        chunks_chained.chain_loaded_at
+        chunks_numbered.chain_number,
+        judged.chunk_count,
+        judged.last_trans_ind,
+        judged.record_ids,
+        judged.hold_reason,
+        judged.loaded_at as chain_loaded_at
     from staged
-    inner join chunks_chained
+    inner join chunks_numbered
         on
-            staged.trail_seqno = chunks_chained.trail_seqno
-            and staged.trail_rba = chunks_chained.trail_rba
-            and staged.record_hash = chunks_chained.record_hash
+            staged.trail_seqno = chunks_numbered.trail_seqno
+            and staged.trail_rba = chunks_numbered.trail_rba
+            and staged.record_hash = chunks_numbered.record_hash
+    inner join judged
+        on chunks_numbered.chain_number = judged.chain_number
 
 ),
 

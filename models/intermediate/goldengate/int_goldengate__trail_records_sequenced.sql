@@ -417,6 +417,28 @@ pairs_found as (
 
 ),
 
+sequenced as (
+
+    {# each record's transaction and pairing, by its record_hash #}
+    select
+        in_transactions.record_hash,
+        in_transactions.is_extract_record,
+        in_transactions.transaction_number,
+        in_transactions.is_transaction_complete,
+        in_transactions.previous_closed,
+        in_transactions.transaction_token,
+        in_transactions.first_order_key,
+        in_transactions.position_in_trail_transaction,
+        pairs_found.is_paired_before,
+        pairs_found.paired_before
+    from in_transactions
+    left join pairs_found
+        on
+            in_transactions.record_id = pairs_found.record_id
+            and in_transactions.is_extract_record
+
+),
+
 before_images as (
 
     {# the before images an update's after image can be paired with #}
@@ -429,32 +451,6 @@ before_images as (
         and trail.chain_status = 'complete'
         and trail.io_kind = 'U'
         and trail.before_after = 'B'
-
-),
-
-sequenced as (
-
-    {# each record's transaction and pairing, by its record_hash, with its
-       paired before image: the whole records then join this once #}
-    select
-        in_transactions.record_hash,
-        in_transactions.is_extract_record,
-        in_transactions.transaction_number,
-        in_transactions.is_transaction_complete,
-        in_transactions.previous_closed,
-        in_transactions.transaction_token,
-        in_transactions.first_order_key,
-        in_transactions.position_in_trail_transaction,
-        pairs_found.is_paired_before,
-        pairs_found.paired_before,
-        before_images.before_map as paired_before_map
-    from in_transactions
-    left join pairs_found
-        on
-            in_transactions.record_id = pairs_found.record_id
-            and in_transactions.is_extract_record
-    left join before_images
-        on pairs_found.paired_before.record_hash = before_images.record_hash
 
 ),
 
@@ -495,7 +491,7 @@ final as (
         end as held_reason,
         {# the update's before image: its own (a key update record carries
            both) or its paired B record's #}
-        coalesce(trail.before_map, sequenced.paired_before_map)
+        coalesce(trail.before_map, before_images.before_map)
             as update_before_map,
         sequenced.paired_before.record_id as paired_before_record_id,
         greatest(
@@ -508,6 +504,8 @@ final as (
         on
             trail.record_hash = sequenced.record_hash
             and trail.is_extract_record = sequenced.is_extract_record
+    left join before_images
+        on sequenced.paired_before.record_hash = before_images.record_hash
 
 )
 
