@@ -15,12 +15,7 @@
     last chunk says Continued = N; otherwise it is held (chain_status held,
     quarantined with the reason) and reassembled when the rest lands. The
     logical record takes the position and header of its first chunk (spec
-    F.3) and the transaction end of its last. A table rebuilt each run.
-    Copies, chains and their checks read each record's position and header
-    fields only (placed); the records themselves, images and all, join the
-    result once, and only the chunks of chains of more than one are grouped:
-    sorting and grouping the whole records once per step cost more than
-    everything else. #}
+    F.3) and the transaction end of its last. A table rebuilt each run. #}
 
 with
 
@@ -31,37 +26,18 @@ staged as (
 
 ),
 
-placed as (
-
-    {# what the steps below read of a record: its position and header #}
-    select
-        staged.trail_seqno,
-        staged.trail_rba,
-        staged.record_hash,
-        staged.record_id,
-        staged.continued,
-        staged.rec_count,
-        staged.trans_ind,
-        staged.io_type,
-        staged.source_table_name,
-        staged.before_after,
-        staged.loaded_at
-    from staged
-
-),
-
 copies_ranked as (
 
     select
-        placed.*,
+        staged.*,
         row_number() over (
-            partition by placed.trail_seqno, placed.trail_rba
-            order by placed.loaded_at, placed.record_hash
+            partition by staged.trail_seqno, staged.trail_rba
+            order by staged.loaded_at, staged.record_hash
         ) as copy_number,
-        min(placed.loaded_at) over (
-            partition by placed.trail_seqno, placed.trail_rba
+        min(staged.loaded_at) over (
+            partition by staged.trail_seqno, staged.trail_rba
         ) as first_staged_at
-    from placed
+    from staged
 
 ),
 
@@ -212,6 +188,21 @@ chains as (
         count(distinct chunks_numbered.io_type) as io_types,
         count(distinct chunks_numbered.source_table_name) as table_names,
         count(distinct chunks_numbered.before_after) as before_afters,
+        {# in RecCount order (maps do not sort, so a comparator) #}
+        array_sort(
+            collect_list(
+                named_struct(
+                    'rec_count', coalesce(chunks_numbered.rec_count, 1),
+                    'before_map', chunks_numbered.before_map,
+                    'after_map', chunks_numbered.after_map
+                )
+            ),
+            (left_chunk, right_chunk) -> case
+                when left_chunk.rec_count < right_chunk.rec_count then -1
+                when left_chunk.rec_count > right_chunk.rec_count then 1
+                else 0
+            end
+        ) as chunks,
         collect_list(chunks_numbered.record_id) as record_ids,
         max(chunks_numbered.loaded_at) as loaded_at
     from chunks_numbered
@@ -252,112 +243,15 @@ judged as (
 
 ),
 
-records as (
-
-    {# each usable record, header and images, with its chain #}
-    select
-        staged.trail_seqno,
-        staged.trail_rba,
-        staged.record_id,
-        staged.record_hash,
-        staged.landed_table,
-        staged.undo_flag,
-        staged.record_length,
-        staged.io_type,
-        staged.io_type_name,
-        staged.io_kind,
-        staged.trans_ind,
-        staged.syskey_length,
-        staged.audit_rba,
-        staged.audit_pos,
-        staged.partition_indicator,
-        staged.before_after,
-        staged.io_time,
-        staged.orig_node,
-        staged.format_type,
-        staged.source_table_name,
-        staged.tokens,
-        staged.rec_count,
-        staged.before_map,
-        staged.after_map,
-        chunks_numbered.chain_number,
-        judged.chunk_count,
-        judged.last_trans_ind,
-        judged.record_ids,
-        judged.hold_reason,
-        judged.loaded_at as chain_loaded_at
-    from staged
-    inner join chunks_numbered
-        on
-            staged.trail_seqno = chunks_numbered.trail_seqno
-            and staged.trail_rba = chunks_numbered.trail_rba
-            and staged.record_hash = chunks_numbered.record_hash
-    inner join judged
-        on chunks_numbered.chain_number = judged.chain_number
-
-),
-
-chained as (
-
-    {# the chunks of each chain of more than one, in RecCount order (maps
-       do not sort, so a comparator), with its first chunk #}
-    select
-        records.chain_number,
-        max(records.chunk_count) as chunk_count,
-        min_by(
-            struct(records.*),
-            named_struct(
-                'trail_seqno', records.trail_seqno,
-                'trail_rba', records.trail_rba
-            )
-        ) as first_chunk,
-        array_sort(
-            collect_list(
-                named_struct(
-                    'rec_count', coalesce(records.rec_count, 1),
-                    'before_map', records.before_map,
-                    'after_map', records.after_map
-                )
-            ),
-            (left_chunk, right_chunk) -> case
-                when left_chunk.rec_count < right_chunk.rec_count then -1
-                when left_chunk.rec_count > right_chunk.rec_count then 1
-                else 0
-            end
-        ) as chunks
-    from records
-    where records.chunk_count > 1
-    {# by name: struct(records.*) forbids grouping by position #}
-    group by records.chain_number  -- noqa: AM06
-
-),
-
 merged as (
 
-    {# a column's pieces joined in RecCount order; a column only NULL
-       stays NULL, an image no chunk has stays NULL #}
     select
-        chained.first_chunk.*,
-        {{ goldengate_chunks_image('chained', 'before_map') }}
-            as merged_before_map,
-        {{ goldengate_chunks_image('chained', 'after_map') }}
-            as merged_after_map
-    from chained
-
-),
-
-logical as (
-
-    {# a chain of one is its record, a longer one its chunks merged #}
-    select
-        records.*,
-        records.before_map as merged_before_map,
-        records.after_map as merged_after_map
-    from records
-    where records.chunk_count = 1
-    union all
-    select merged.*
-    from merged
+        judged.*,
+        {# a column's pieces joined in RecCount order; a column only NULL
+           stays NULL, an image no chunk has stays NULL #}
+        {{ goldengate_chunks_image('judged', 'before_map') }} as before_map,
+        {{ goldengate_chunks_image('judged', 'after_map') }} as after_map
+    from judged
 
 ),
 
@@ -365,50 +259,54 @@ final as (
 
     select
         ---------- position of the logical record (its first chunk)
-        logical.trail_seqno,
-        logical.trail_rba,
-        logical.record_id,
-        logical.record_hash,
-        logical.landed_table,
+        first_chunk.trail_seqno,
+        first_chunk.trail_rba,
+        first_chunk.record_id,
+        first_chunk.record_hash,
+        first_chunk.landed_table,
         concat(
-            lpad(cast(logical.trail_seqno as string), 10, '0'),
-            lpad(cast(logical.trail_rba as string), 20, '0')
+            lpad(cast(first_chunk.trail_seqno as string), 10, '0'),
+            lpad(cast(first_chunk.trail_rba as string), 20, '0')
         ) as order_key,
 
         ---------- header of the first chunk (spec E.1)
-        logical.undo_flag,
-        logical.record_length,
-        logical.io_type,
-        logical.io_type_name,
-        logical.io_kind,
-        logical.trans_ind,
-        logical.last_trans_ind,
-        logical.syskey_length,
-        logical.audit_rba,
-        logical.audit_pos,
-        logical.partition_indicator,
-        logical.before_after,
-        logical.io_time,
-        logical.orig_node,
-        logical.format_type,
-        logical.source_table_name,
-        logical.tokens,
+        first_chunk.undo_flag,
+        first_chunk.record_length,
+        first_chunk.io_type,
+        first_chunk.io_type_name,
+        first_chunk.io_kind,
+        first_chunk.trans_ind,
+        merged.last_trans_ind,
+        first_chunk.syskey_length,
+        first_chunk.audit_rba,
+        first_chunk.audit_pos,
+        first_chunk.partition_indicator,
+        first_chunk.before_after,
+        first_chunk.io_time,
+        first_chunk.orig_node,
+        first_chunk.format_type,
+        first_chunk.source_table_name,
+        first_chunk.tokens,
 
         ---------- reassembled (spec E.3)
-        logical.chunk_count,
-        logical.record_ids,
+        merged.chunk_count,
+        merged.record_ids,
         case
-            when logical.hold_reason is null then 'complete' else 'held'
+            when merged.hold_reason is null then 'complete' else 'held'
         end as chain_status,
-        logical.hold_reason,
+        merged.hold_reason,
         case
-            when logical.hold_reason is null then logical.merged_before_map
+            when merged.hold_reason is null then merged.before_map
         end as before_map,
         case
-            when logical.hold_reason is null then logical.merged_after_map
+            when merged.hold_reason is null then merged.after_map
         end as after_map,
-        logical.chain_loaded_at as loaded_at
-    from logical
+        merged.loaded_at
+    from merged
+    inner join usable as first_chunk
+        on
+            merged.first_position.trail_seqno = first_chunk.trail_seqno
+            and merged.first_position.trail_rba = first_chunk.trail_rba
 
 )
 

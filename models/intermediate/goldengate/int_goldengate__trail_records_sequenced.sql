@@ -25,10 +25,7 @@
     (folded into its update), held, transaction_control (a NonStop TMF record,
     which changes no table) or not_extract. A table rebuilt each run; trail
     order is followed per 16 MiB trail segment (goldengate_trail_segment), so
-    the work spreads over tasks. The steps read each record's position and
-    header fields only (placed); the records, images and all, join the result
-    once (final): sorting the whole records once per step cost more than
-    everything else. #}
+    the work spreads over tasks. #}
 
 with
 
@@ -115,34 +112,12 @@ trail as (
 
 ),
 
-placed as (
-
-    {# what the steps below read of a record: its position and header #}
-    select
-        trail.trail_seqno,
-        trail.trail_rba,
-        trail.record_id,
-        trail.record_hash,
-        trail.order_key,
-        trail.is_extract_record,
-        trail.io_kind,
-        trail.before_after,
-        trail.source_table_name,
-        trail.chain_status,
-        trail.tokens['6'] as transaction_token,
-        trail.opens_transaction,
-        trail.closes_transaction,
-        trail.loaded_at
-    from trail
-
-),
-
 segmented as (
 
     select
-        placed.*,
-        {{ goldengate_trail_segment('placed') }} as trail_segment
-    from placed
+        trail.*,
+        {{ goldengate_trail_segment('trail') }} as trail_segment
+    from trail
 
 ),
 
@@ -253,7 +228,7 @@ transactions as (
         ) as is_closed,
         count_if(transactions_numbered.chain_status = 'held') as held_chains,
         min_by(
-            transactions_numbered.transaction_token,
+            transactions_numbered.tokens['6'],
             transactions_numbered.order_key
         ) as transaction_token,
         min(transactions_numbered.order_key) as first_order_key
@@ -266,7 +241,7 @@ transactions as (
 in_transactions as (
 
     select
-        transactions_numbered.* except (transaction_token),
+        transactions_numbered.*,
         transactions.transaction_token,
         transactions.first_order_key,
         coalesce(
@@ -315,7 +290,7 @@ row_change_records as (
             'before_after', in_transactions.before_after,
             'source_table_name', in_transactions.source_table_name,
             'transaction_number', in_transactions.transaction_number,
-            'record_hash', in_transactions.record_hash,
+            'before_map', in_transactions.before_map,
             'order_key', in_transactions.order_key,
             'loaded_at', in_transactions.loaded_at
         ) as as_previous
@@ -417,95 +392,64 @@ pairs_found as (
 
 ),
 
-sequenced as (
+final as (
 
-    {# each record's transaction and pairing, by its record_hash #}
     select
-        in_transactions.record_hash,
-        in_transactions.is_extract_record,
-        in_transactions.transaction_number,
-        in_transactions.is_transaction_complete,
-        in_transactions.previous_closed,
-        in_transactions.transaction_token,
-        in_transactions.first_order_key,
-        in_transactions.position_in_trail_transaction,
-        pairs_found.is_paired_before,
-        pairs_found.paired_before
+        in_transactions.* except (
+            opens_transaction, closes_transaction, previous_closed,
+            position_in_trail_transaction, transaction_token, first_order_key,
+            trail_segment
+        ),
+        in_transactions.opens_transaction,
+        in_transactions.closes_transaction,
+        not in_transactions.previous_closed as is_inside_transaction,
+        coalesce(
+            in_transactions.transaction_token,
+            concat('trail:', in_transactions.first_order_key)
+        ) as transaction_id,
+        in_transactions.position_in_trail_transaction as transaction_sequence,
+        case
+            when not in_transactions.is_extract_record then 'not_extract'
+            when in_transactions.chain_status = 'held' then 'held'
+            when in_transactions.io_kind = 'transaction'
+                then 'transaction_control'
+            when pairs_found.is_paired_before then 'paired_before'
+            when
+                in_transactions.before_after = 'B'
+                and in_transactions.io_kind = 'U'
+                then 'held'
+            else 'change'
+        end as disposition,
+        case
+            when
+                in_transactions.is_extract_record
+                and in_transactions.chain_status = 'complete'
+                and in_transactions.io_kind = 'U'
+                and in_transactions.before_after = 'B'
+                and not coalesce(pairs_found.is_paired_before, false)
+                then concat(
+                    'held: before image (BeforeAfter B) of an update without ',
+                    'its after image (A) next in the same transaction'
+                )
+            else in_transactions.hold_reason
+        end as held_reason,
+        {# the update's before image: its own (a key update record carries
+           both) or its paired B record's #}
+        coalesce(
+            in_transactions.before_map, pairs_found.paired_before.before_map
+        ) as update_before_map,
+        pairs_found.paired_before.record_id as paired_before_record_id,
+        greatest(
+            in_transactions.loaded_at,
+            coalesce(
+                pairs_found.paired_before.loaded_at, in_transactions.loaded_at
+            )
+        ) as change_loaded_at
     from in_transactions
     left join pairs_found
         on
             in_transactions.record_id = pairs_found.record_id
             and in_transactions.is_extract_record
-
-),
-
-before_images as (
-
-    {# the before images an update's after image can be paired with #}
-    select
-        trail.record_hash,
-        trail.before_map
-    from trail
-    where
-        trail.is_extract_record
-        and trail.chain_status = 'complete'
-        and trail.io_kind = 'U'
-        and trail.before_after = 'B'
-
-),
-
-final as (
-
-    select
-        trail.* except (opens_transaction, closes_transaction),
-        sequenced.transaction_number,
-        sequenced.is_transaction_complete,
-        trail.opens_transaction,
-        trail.closes_transaction,
-        not sequenced.previous_closed as is_inside_transaction,
-        coalesce(
-            sequenced.transaction_token,
-            concat('trail:', sequenced.first_order_key)
-        ) as transaction_id,
-        sequenced.position_in_trail_transaction as transaction_sequence,
-        case
-            when not trail.is_extract_record then 'not_extract'
-            when trail.chain_status = 'held' then 'held'
-            when trail.io_kind = 'transaction' then 'transaction_control'
-            when sequenced.is_paired_before then 'paired_before'
-            when trail.before_after = 'B' and trail.io_kind = 'U' then 'held'
-            else 'change'
-        end as disposition,
-        case
-            when
-                trail.is_extract_record
-                and trail.chain_status = 'complete'
-                and trail.io_kind = 'U'
-                and trail.before_after = 'B'
-                and not coalesce(sequenced.is_paired_before, false)
-                then concat(
-                    'held: before image (BeforeAfter B) of an update without ',
-                    'its after image (A) next in the same transaction'
-                )
-            else trail.hold_reason
-        end as held_reason,
-        {# the update's before image: its own (a key update record carries
-           both) or its paired B record's #}
-        coalesce(trail.before_map, before_images.before_map)
-            as update_before_map,
-        sequenced.paired_before.record_id as paired_before_record_id,
-        greatest(
-            trail.loaded_at,
-            coalesce(sequenced.paired_before.loaded_at, trail.loaded_at)
-        ) as change_loaded_at
-    {# record_hash is unique over the trail (a data test) #}
-    from trail
-    inner join sequenced
-        on
-            trail.record_hash = sequenced.record_hash
-            and trail.is_extract_record = sequenced.is_extract_record
-    left join before_images
-        on sequenced.paired_before.record_hash = before_images.record_hash
 
 )
 
