@@ -11,7 +11,9 @@
         so it always rebuilds, as a table would); when the table is empty; or when
         `invalidated_by` (a relation with a loaded_at whose rows change how rows loaded
         earlier are derived: the Qlik Kafka metadata versions) has a row loaded after
-        `since`. The decision is recorded in the invocation's memo for the model's
+        `since` (also when nothing new was staged: metadata landing alone decodes again
+        what came before it; until a newer upstream row moves `since`, each run with new
+        upstream rows rebuilds too, a conservative rule). The decision is recorded in the invocation's memo for the model's
         pre-hook (cdc_append_reset), which empties the table before a rebuild. -#}
     {%- set plan = {'since': none, 'newer': none, 'why': 'a first or full build'} -%}
     {%- if execute and model.resource_type == 'model' and is_incremental() -%}
@@ -30,7 +32,9 @@
                 {%- do plan.update({'why': 'its table is empty'}) -%}
             {%- else -%}
                 {%- set invalidating = 0 -%}
-                {%- if invalidated_by is not none and watermark.newer > 0 -%}
+                {#- asked even when nothing new was staged: metadata landing alone
+                    must decode again what was staged before it -#}
+                {%- if invalidated_by is not none -%}
                     {%- set invalidating = run_query(
                         'select count(*) from ' ~ invalidated_by ~ ' where loaded_at > timestamp '
                         ~ sql_string_literal(watermark.since)).columns[0].values()[0] -%}
