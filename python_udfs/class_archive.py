@@ -14,15 +14,16 @@ table function, joins, windows, aggregates) and stops; the JVM writes the archiv
 
 The archive is a cache, never a requirement: it lives outside the project (CDC_CLASS_ARCHIVE_DIR,
 default ~/.cache/cdc-history, about 200 MB), is named by what it depends on (the Java runtime,
-pyspark's jars, the driver's extra class path), and a JVM whose class path or settings do not
-match it ignores it and loads its classes as before (its CDS messages are turned off, so
-nothing is printed). CDC_CLASS_ARCHIVE=off leaves it out.
+pyspark's jars with their sizes and times, the driver's extra class path), and a JVM whose
+class path or settings do not match it ignores it and loads its classes as before (its CDS
+messages are turned off, so nothing is printed). CDC_CLASS_ARCHIVE=off leaves it out.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -74,20 +75,35 @@ def archive_path(settings: Mapping[str, str]) -> Path | None:
 
     Its name is a digest of what the archived classes come from: the Java runtime (path,
     size, modification time), pyspark's jars (their folder, which the JVM's class path
-    names, and each jar's name and size) and the class-path settings; upgrading any of them,
-    or another environment's pyspark, names another archive (create it with the set-up)."""
+    names, and each jar's name, size and modification time) and the class-path settings
+    (with the size and time of each file they name). The JVM checks each class-path jar's
+    size and modification time against the archive and ignores, in silence, an archive
+    whose jars differ: so reinstalling pyspark at the same path (a fresh virtualenv, whose
+    jars are as large as before but newer) names another archive, as upgrading does (create
+    it with the set-up)."""
     java, jars = java_executable(), _spark_jars()
     if java is None or jars is None:
         return None
     digest = hashlib.sha256()
-    stat = java.stat()
-    digest.update(f"{java}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    digest.update(f"{java}\0{_file_stamp(java)}\n".encode())
     digest.update(f"{jars.resolve()}\n".encode())  # the class path names the jars' folder
     for jar in sorted(jars.iterdir()):
-        digest.update(f"{jar.name}\0{jar.stat().st_size}\n".encode())
+        digest.update(f"{jar.name}\0{_file_stamp(jar)}\n".encode())
     for key in CLASS_PATH_SETTINGS:
-        digest.update(f"{key}={settings.get(key, '')}\n".encode())
+        value = settings.get(key, "")
+        digest.update(f"{key}={value}\n".encode())
+        for entry in (part for part in re.split(r"[,:]", value) if part):
+            digest.update(f"{entry}\0{_file_stamp(Path(entry))}\n".encode())
     return archive_dir() / f"spark-driver-{digest.hexdigest()[:16]}.jsa"
+
+
+def _file_stamp(path: Path) -> str:
+    """A file's size and modification time (what the JVM compares), or "-" when missing."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return "-"
+    return f"{stat.st_size}\0{stat.st_mtime_ns}"
 
 
 def with_class_archive(settings: Mapping[str, str]) -> dict[str, str]:
@@ -196,7 +212,34 @@ def create_archive(settings: Mapping[str, str], path: Path) -> Path:
             partial.unlink(missing_ok=True)
             raise RuntimeError(f"the JVM wrote no class archive at {partial}")
         os.replace(partial, path)
+    prune_stale_archives(path)
     return path
+
+
+# An archive neither read nor written for this long is one no environment here uses any more.
+STALE_DAYS = 14
+
+
+def prune_stale_archives(keep: Path, now: float | None = None) -> list[Path]:
+    """Delete the other archives in `keep`'s folder that nothing has read or written for
+    STALE_DAYS days (each is about 200 MB, and every reinstalled environment names a new
+    one); an environment that still uses one had it mapped, which refreshes its access
+    time. Returns what it deleted."""
+    import time
+
+    limit = (time.time() if now is None else now) - STALE_DAYS * 86400
+    deleted = []
+    for other in keep.parent.glob("spark-driver-*.jsa"):
+        if other == keep:
+            continue
+        try:
+            stat = other.stat()
+            if max(stat.st_atime, stat.st_mtime) < limit:
+                other.unlink()
+                deleted.append(other)
+        except OSError:
+            continue  # another process pruned or uses it: leave it
+    return deleted
 
 
 def main(argv: list[str] | None = None) -> int:

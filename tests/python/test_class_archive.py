@@ -80,6 +80,17 @@ def test_the_name_follows_the_runtime_the_jars_and_the_class_path(
     java = tmp_path / "jdk" / "bin" / "java"
     java.write_text("#!/bin/sh\n# another build\n")
     assert archive_path({}) != first
+    # the same jars reinstalled (same size, newer): the JVM would ignore the old archive
+    before = archive_path({})
+    jar = runtime / "spark-sql.jar"
+    os.utime(jar, ns=(jar.stat().st_atime_ns, jar.stat().st_mtime_ns + 2_000_000_000))
+    assert archive_path({}) != before
+    # a driver class-path file replaced in place names another archive too
+    driver_jar = tmp_path / "pg.jar"
+    driver_jar.write_bytes(b"pg")
+    with_driver_jar = archive_path({"spark.driver.extraClassPath": str(driver_jar)})
+    os.utime(driver_jar, ns=(0, driver_jar.stat().st_mtime_ns + 2_000_000_000))
+    assert archive_path({"spark.driver.extraClassPath": str(driver_jar)}) != with_driver_jar
     # the same jars in another environment (another checkout's .venv): another class path
     here = archive_path({})
     other = tmp_path / "other-venv" / "jars"
@@ -152,3 +163,26 @@ def test_a_folder_it_cannot_write_is_a_clear_message_not_a_traceback(
     monkeypatch.setenv("CDC_LOCAL_DIR", str(tmp_path / "local"))
     assert class_archive.main([]) == 2
     assert "class archive: not created:" in capsys.readouterr().err
+
+
+def test_archives_nothing_has_used_for_two_weeks_are_pruned(tmp_path: Path) -> None:
+    """Each reinstalled environment names a new archive (about 200 MB): creating one deletes
+    the others in its folder that were neither read nor written for STALE_DAYS days, and
+    keeps the new one, recent ones and files that are not archives."""
+    keep = tmp_path / "spark-driver-new.jsa"
+    recent = tmp_path / "spark-driver-recent.jsa"
+    stale = tmp_path / "spark-driver-stale.jsa"
+    other = tmp_path / "notes.txt"
+    for path in (keep, recent, stale, other):
+        path.write_bytes(b"x")
+    now = 1_900_000_000.0
+    old = now - (class_archive.STALE_DAYS + 1) * 86400
+    for path in (keep, stale, other):
+        os.utime(path, (old, old))
+    os.utime(recent, (now - 86400, old))  # mapped yesterday: still in use
+    assert class_archive.prune_stale_archives(keep, now=now) == [stale]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "notes.txt",
+        "spark-driver-new.jsa",
+        "spark-driver-recent.jsa",
+    ]
