@@ -1,4 +1,4 @@
-{% macro cdc_latest_states(table_name, events, columns) %}
+{% macro cdc_latest_states(table_name, events, columns, truncates=none) %}
     {#- CTEs ending in `ranked`: the images in `events` (the layout of
         int_<table>__change_images, before-images excluded) after the last TRUNCATE image
         among them (`last_truncate`, its order_key or NULL; a TRUNCATE image has no key,
@@ -6,12 +6,18 @@
         (`states`, cdc_state_images: columns an image lacks carried forward, key moves
         followed), each numbered by recency per key (`recency` 1 is the key's latest
         state; at one order_key a removal counts as later than an existing row). The one
-        "latest state of every key" step of point_in_time_query and live_state. -#}
+        "latest state of every key" step of point_in_time_query and live_state.
+
+        `truncates` (default: `events`) names a smaller relation holding every TRUNCATE
+        image of `events`, to find the last one in (live_state's pending images: reading
+        `events` twice would evaluate its whole plan twice, as Spark inlines a CTE read
+        more than once). -#}
+{%- set truncates = truncates or events %}
 last_truncate as (
 
-    select max({{ events }}.order_key) as order_key
-    from {{ events }}
-    where {{ events }}.image_oper = 'T' and {{ events }}.pk_string is null
+    select max({{ truncates }}.order_key) as order_key
+    from {{ truncates }}
+    where {{ truncates }}.image_oper = 'T' and {{ truncates }}.pk_string is null
 
 ),
 

@@ -4,10 +4,14 @@
     `also` (other relations of the same table, e.g. dim_<table>_live), all against one
     evaluation of the function: one row per difference, with the relation it was compared
     with and how many more copies one side holds (NULLs compare equal, as in `except all`).
-    At 'latest' this proves current state = point in time = live view. With the
-    primary_key test of dim_<table>_current (the model) it also proves the function's and
-    every `also` model's pk_string unique and not null: a key twice, or a NULL key, is a row
-    "only in" one side, since the current state holds neither. -#}
+    At 'latest' this proves current state = point in time = live view.
+
+    It also checks the model's own key, pk_string, unique and never NULL (one row per
+    offending key: 'key twice in <model>' or 'NULL key in <model>', with the number of rows
+    and one of them), so the model needs no primary_key test of its own (one dbt node and
+    one query fewer a table). That proves the function's and every `also` model's
+    pk_string unique and not null as well: a key twice, or a NULL key, is a row "only in"
+    one side, since the model holds neither. -#}
 {#- a table not in var cdc_tables has its models disabled: nothing to test -#}
 {%- if table_name in var('cdc_tables') %}
 -- depends_on: {{ ref('dim_' ~ table_name ~ '_as_of') }}
@@ -73,14 +77,50 @@ differences as (
     group by weighed.compared_relation, weighed.table_row
     having sum(weighed.weight) != 0
 
+),
+
+model_keys as (
+
+    {# the model's own key: unique and never NULL #}
+    select
+        case
+            when pk_string is null
+                then {{ sql_string_literal('NULL key in ' ~ model.identifier) }}
+            else {{ sql_string_literal('key twice in ' ~ model.identifier) }}
+        end as difference,
+        {{ sql_string_literal(model.identifier) }} as compared_relation,
+        count(*) as copies,
+        any_value({{ row_struct }}) as table_row
+    from {{ model }}
+    group by pk_string
+    having count(*) > 1 or pk_string is null
+
+),
+
+problems as (
+
+    select
+        differences.difference,
+        differences.compared_relation,
+        differences.copies,
+        differences.table_row
+    from differences
+    union all
+    select
+        model_keys.difference,
+        model_keys.compared_relation,
+        model_keys.copies,
+        model_keys.table_row
+    from model_keys
+
 )
 
 select
-    differences.difference,
-    differences.compared_relation,
-    differences.copies,
-    differences.table_row.*
-from differences
+    problems.difference,
+    problems.compared_relation,
+    problems.copies,
+    problems.table_row.*
+from problems
 {%- else %}
 select 1 as unconfigured_table where false
 {%- endif %}

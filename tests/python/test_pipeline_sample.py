@@ -705,12 +705,15 @@ def test_matches_point_in_time_names_a_missing_and_a_doubled_row(
     spark: Any, sample_build: Any
 ) -> None:
     """The data test `matches_point_in_time` (tests/generic) can fail, both ways, for the
-    model it is on and for the live view it also compares (`also`): its compiled query from
-    the sample build, run on a copy of dim_employees_current that lacks one key's row and
-    holds another key's twice, and a copy of dim_employees_live that lacks a third key's row
-    and holds the first key's twice, returns exactly those four differences, each with its
-    side, the relation it was compared with and the number of copies; on the models
-    themselves, none."""
+    model it is on and for the live view it also compares (`also`), and on the model's own
+    key: its compiled query from the sample build, run on a copy of dim_employees_current
+    that lacks one key's row, holds another key's twice and holds a copy of a third key's
+    row with a NULL key, and a copy of dim_employees_live that lacks the third key's row and
+    holds the first key's twice, returns exactly those differences (each with its side, the
+    relation it was compared with and the number of copies) and the two key problems of the
+    model (the key twice, the NULL key); on the models themselves, none."""
+    from pyspark.sql import functions as F
+
     node = _compiled_test(sample_build, "matches_point_in_time", "dim_employees_current")
     current, live = f"{SCHEMA}.dim_employees_current", f"{SCHEMA}.dim_employees_live"
     assert current in node.compiled_code and live in node.compiled_code
@@ -721,10 +724,16 @@ def test_matches_point_in_time_names_a_missing_and_a_doubled_row(
             f"select pk_string from {current} order by pk_string limit 3"
         ).collect()
     )
-    spark.sql(
-        "create or replace temporary view drifted_employees_current as "
-        f"select * from {current} where pk_string != '{first}' "
-        f"union all select * from {current} where pk_string = '{second}'"
+    base = spark.table(current)
+    (
+        base.where(F.col("pk_string") != first)
+        .unionByName(base.where(F.col("pk_string") == second))
+        .unionByName(
+            base.where(F.col("pk_string") == third).withColumn(
+                "pk_string", F.lit(None).cast("string")
+            )
+        )
+        .createOrReplaceTempView("drifted_employees_current")
     )
     spark.sql(
         "create or replace temporary view drifted_employees_live as "
@@ -736,15 +745,73 @@ def test_matches_point_in_time_names_a_missing_and_a_doubled_row(
     )
     found = spark.sql(drifted).collect()
     assert sorted(
-        (row.difference, row.compared_relation, row.copies, row.pk_string) for row in found
+        (row.difference, row.compared_relation, row.copies, row.pk_string or "(NULL)")
+        for row in found
     ) == sorted(
         [
             ("only in dim_employees_current", "dim_employees_current", 1, second),
+            ("only in dim_employees_current", "dim_employees_current", 1, "(NULL)"),
             ("only in employees_as_of", "dim_employees_current", 1, first),
             ("only in dim_employees_live", "dim_employees_live", 1, first),
             ("only in employees_as_of", "dim_employees_live", 1, third),
+            ("key twice in dim_employees_current", "dim_employees_current", 2, second),
+            ("NULL key in dim_employees_current", "dim_employees_current", 1, "(NULL)"),
         ]
+    ), found
+
+
+def test_validity_is_contiguous_names_broken_intervals_and_keys(
+    spark: Any, sample_build: Any
+) -> None:
+    """The data test `validity_is_contiguous` (tests/generic), which also checks the
+    history's key, can fail on each thing it checks: its compiled query from the sample
+    build, run on a copy of dim_employees_history with one version twice (two versions of
+    the key starting together), one key's first version ending before its next starts (a
+    gap) and one key's versions under a NULL key, returns those versions with what is wrong;
+    on the history itself, nothing."""
+    from pyspark.sql import functions as F
+
+    node = _compiled_test(sample_build, "validity_is_contiguous", "dim_employees_history")
+    history = f"{SCHEMA}.dim_employees_history"
+    assert history in node.compiled_code
+    assert spark.sql(node.compiled_code).collect() == []
+    base = spark.table(history)
+    versions = base.groupBy("pk_string").count().orderBy("pk_string")
+    twice, gapped = (row.pk_string for row in versions.where("count > 1").limit(2).collect())
+    nulled = versions.where("count = 1").first().pk_string
+    gap_start = (
+        base.where(F.col("pk_string") == gapped)
+        .orderBy("valid_from_order_key")
+        .first()
+        .valid_from_order_key
     )
+    drifted = (
+        base.unionByName(base.where((F.col("pk_string") == twice) & F.col("is_current")))
+        .withColumn(
+            "valid_to_order_key",
+            F.when(
+                (F.col("pk_string") == gapped) & (F.col("valid_from_order_key") == gap_start),
+                F.concat(F.col("valid_to_order_key"), F.lit("-early")),
+            ).otherwise(F.col("valid_to_order_key")),
+        )
+        .withColumn(
+            "pk_string",
+            F.when(F.col("pk_string") == nulled, F.lit(None).cast("string")).otherwise(
+                F.col("pk_string")
+            ),
+        )
+    )
+    drifted.createOrReplaceTempView("drifted_employees_history")
+    found = spark.sql(node.compiled_code.replace(history, "drifted_employees_history")).collect()
+    together = "versions of the key starting together"
+    assert sorted((row.history_key or "", row.problem) for row in found) == sorted(
+        [
+            ("", "NULL key"),
+            (gapped, "does not end where the next version starts"),
+            (twice, together),
+            (twice, together + "; does not end where the next version starts"),
+        ]
+    ), found
 
 
 def test_rows_satisfy_names_each_broken_condition_and_key(spark: Any, sample_build: Any) -> None:
