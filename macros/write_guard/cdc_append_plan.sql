@@ -10,11 +10,14 @@
         environment variable CDC_CODE_FINGERPRINT that cdc-dbt sets; plain dbt sets none,
         so it always rebuilds, as a table would); when the table is empty; or when
         `invalidated_by` (a relation with a loaded_at whose rows change how rows loaded
-        earlier are derived: the Qlik Kafka metadata versions) has a row loaded after
-        `since` (also when nothing new was staged: metadata landing alone decodes again
-        what came before it; until a newer upstream row moves `since`, each run with new
-        upstream rows rebuilds too, a conservative rule). The decision is recorded in the invocation's memo for the model's
-        pre-hook (cdc_append_reset), which empties the table before a rebuild. -#}
+        earlier are derived: the Qlik Kafka metadata versions) has a row loaded after the
+        newest one the table's last write saw (cdc.invalidated_seen, recorded by
+        cdc_write_finished from this plan; a table written before it was recorded compares
+        with `since` instead). Asked also when nothing new was staged: metadata landing
+        alone decodes again what came before it, and the next run's new rows are then
+        appended. The decision is recorded in the invocation's memo for the model's
+        pre-hook (cdc_append_reset), which empties the table before a rebuild, and the
+        newest `invalidated_by` row seen in the memo `cdc_append_seen` for the post-hook. -#}
     {%- set plan = {'since': none, 'newer': none, 'why': 'a first or full build'} -%}
     {%- if execute and model.resource_type == 'model' and is_incremental() -%}
         {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
@@ -35,9 +38,10 @@
                 {#- asked even when nothing new was staged: metadata landing alone
                     must decode again what was staged before it -#}
                 {%- if invalidated_by is not none -%}
+                    {%- set seen = cdc_table_property(this, 'cdc.invalidated_seen') -%}
                     {%- set invalidating = run_query(
                         'select count(*) from ' ~ invalidated_by ~ ' where loaded_at > timestamp '
-                        ~ sql_string_literal(watermark.since)).columns[0].values()[0] -%}
+                        ~ sql_string_literal(seen or watermark.since)).columns[0].values()[0] -%}
                 {%- endif -%}
                 {%- if invalidating > 0 -%}
                     {%- do plan.update({'why': invalidating ~ ' rows of ' ~ invalidated_by
@@ -52,6 +56,16 @@
     {%- if execute and model.resource_type == 'model' -%}
         {%- do graph.setdefault('cdc_append_plans', {}).update(
             {model.unique_id: 'append' if plan.since else 'rebuild'}) -%}
+        {#- the newest invalidating row this write decodes with (the relation is built
+            before this model), for cdc_write_finished to record; not when nothing is
+            written (inputs unchanged), which keeps the recorded one -#}
+        {%- if invalidated_by is not none and plan.newer != 0 -%}
+            {%- set newest = run_query(
+                'select cast(max(loaded_at) as string) from ' ~ invalidated_by
+            ).columns[0].values()[0] -%}
+            {%- do graph.setdefault('cdc_append_seen', {}).update(
+                {model.unique_id ~ '@' ~ invocation_id: newest or ''}) -%}
+        {%- endif -%}
         {%- if is_incremental() and not plan.since -%}
             {%- do log('cdc: ' ~ this ~ ': rebuilt: ' ~ plan.why, info=true) -%}
         {%- endif -%}

@@ -5,13 +5,21 @@
         be told), so a later run whose inputs are unchanged skips the model without a query
         (cdc_inputs_unchanged), and the project's code it was written by (cdc.code:
         CDC_CODE_FINGERPRINT, '' without it), so an append model planned by
-        cdc_append_plan rebuilds once the code changes. -#}
+        cdc_append_plan rebuilds once the code changes; for such a model with an
+        invalidating relation, also the newest row of it this write saw
+        (cdc.invalidated_seen, from the plan's memo). -#}
     {%- if execute and model.resource_type == 'model' -%}
-        {%- do run_query(cdc_set_table_properties(this, {
+        {%- set properties = {
             'cdc.write': 'finished',
             'cdc.written': invocation_id,
             'cdc.inputs': cdc_inputs_digest() or '',
-            'cdc.code': env_var('CDC_CODE_FINGERPRINT', '')})) -%}
+            'cdc.code': env_var('CDC_CODE_FINGERPRINT', '')} -%}
+        {%- set seen = graph.get('cdc_append_seen', {}) -%}
+        {%- set memo_key = model.unique_id ~ '@' ~ invocation_id -%}
+        {%- if memo_key in seen -%}
+            {%- do properties.update({'cdc.invalidated_seen': seen[memo_key]}) -%}
+        {%- endif -%}
+        {%- do run_query(cdc_set_table_properties(this, properties)) -%}
         {%- do cdc_remember_written(this, invocation_id) -%}
     {%- endif -%}
     select 1 as write_finished
