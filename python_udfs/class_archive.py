@@ -218,27 +218,40 @@ def create_archive(settings: Mapping[str, str], path: Path) -> Path:
 
 # An archive neither read nor written for this long is one no environment here uses any more.
 STALE_DAYS = 14
+# At most this many other archives are kept beside a new one, the most recently used: a
+# machine that sets up fresh environments often (a CI runner's clones) names a new archive
+# each time, and each is about 200 MB.
+KEEP_OTHERS = 3
 
 
 def prune_stale_archives(keep: Path, now: float | None = None) -> list[Path]:
     """Delete the other archives in `keep`'s folder that nothing has read or written for
-    STALE_DAYS days (each is about 200 MB, and every reinstalled environment names a new
-    one); an environment that still uses one had it mapped, which refreshes its access
-    time. Returns what it deleted."""
+    STALE_DAYS days, and beyond the KEEP_OTHERS most recently used, the rest too; an
+    environment that still uses one had it mapped, which refreshes its access time (and one
+    whose archive was pruned creates it again at its next set-up). Returns what it
+    deleted, the least recently used first."""
     import time
 
     limit = (time.time() if now is None else now) - STALE_DAYS * 86400
-    deleted = []
+    used: list[tuple[float, Path]] = []
     for other in keep.parent.glob("spark-driver-*.jsa"):
         if other == keep:
             continue
         try:
             stat = other.stat()
-            if max(stat.st_atime, stat.st_mtime) < limit:
-                other.unlink()
-                deleted.append(other)
         except OSError:
-            continue  # another process pruned or uses it: leave it
+            continue  # another process pruned it
+        used.append((max(stat.st_atime, stat.st_mtime), other))
+    used.sort(key=lambda item: item[0], reverse=True)
+    deleted = []
+    for position, (last_used, other) in enumerate(used):
+        if last_used < limit or position >= KEEP_OTHERS:
+            try:
+                other.unlink()
+            except OSError:
+                continue  # another process pruned it, or it cannot be deleted: leave it
+            deleted.append(other)
+    deleted.reverse()  # the least recently used first
     return deleted
 
 

@@ -186,3 +186,22 @@ def test_archives_nothing_has_used_for_two_weeks_are_pruned(tmp_path: Path) -> N
         "spark-driver-new.jsa",
         "spark-driver-recent.jsa",
     ]
+
+
+def test_beyond_the_most_recently_used_others_are_pruned(tmp_path: Path) -> None:
+    """A machine that sets up fresh environments often (a CI runner) names a new archive
+    each time: besides the new one, only the KEEP_OTHERS most recently used are kept, even
+    when all were used within STALE_DAYS."""
+    keep = tmp_path / "spark-driver-new.jsa"
+    keep.write_bytes(b"x")
+    now = 1_900_000_000.0
+    count = class_archive.KEEP_OTHERS + 2
+    others = [tmp_path / f"spark-driver-{index}.jsa" for index in range(count)]
+    for age, path in enumerate(others):  # spark-driver-0 used last, an hour apart
+        path.write_bytes(b"x")
+        os.utime(path, (now - 3600 * (age + 1), now - 3600 * (age + 1)))
+    deleted = class_archive.prune_stale_archives(keep, now=now)
+    assert deleted == [others[-1], others[-2]]  # the least recently used first
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [keep.name] + [path.name for path in others[: class_archive.KEEP_OTHERS]]
+    )
