@@ -58,8 +58,10 @@
             {model.unique_id: 'append' if plan.since else 'rebuild'}) -%}
         {#- the newest invalidating row this write decodes with (the relation is built
             before this model), for cdc_write_finished to record; not when nothing is
-            written (inputs unchanged), which keeps the recorded one -#}
-        {%- if invalidated_by is not none and plan.newer != 0 -%}
+            written (inputs unchanged), which keeps the recorded one, nor when the relation
+            does not exist yet (a compile before the first build) -#}
+        {%- if invalidated_by is not none and plan.newer != 0
+              and load_relation(invalidated_by) is not none -%}
             {%- set newest = run_query(
                 'select cast(max(loaded_at) as string) from ' ~ invalidated_by
             ).columns[0].values()[0] -%}

@@ -16,8 +16,9 @@ to the last ordinal, so a mask decoded with the wrong version names the wrong co
 * batch 1: the metadata of versions 1 and 2, the REFRESH baseline, the first changes WITHOUT a
   few late ones, split over files in shuffled order, some file rows landed twice and some
   messages produced twice (new offsets); landed in two runs, the second with no metadata, so
-  it decodes only its own messages (the decoded messages are appended to, and its compiled
-  SQL says so), copies of the first run's messages among them;
+  it reads only its own files and decodes only its own messages (the staging skips the
+  files staged before and the decoded messages are appended to, and their compiled SQL
+  says so), copies of the first run's messages among them;
 * batch 2: version 3's metadata and a copy of an older one, landed alone first (every
   message decoded again), then the remaining changes, the late changes (older than batch 1's
   newest), and copies of batch-1 messages produced again (appended: the metadata was seen
@@ -307,6 +308,10 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     write_topics(root, second_run, files=2, duplicates=0.03, seed=SEED + 2)
     result = run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
     assert "and loaded_at > timestamp" in compiled(result, "int_qlik_kafka__messages_decoded")
+    # and the staging reads only the files not staged yet (cdc_files_not_staged)
+    assert "file_modification_time as string)) not in (" in compiled(
+        result, "stg_qlik_kafka__messages"
+    )
     failures = check_tables(
         spark,
         TABLES,

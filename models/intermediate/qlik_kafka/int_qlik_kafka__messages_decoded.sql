@@ -65,7 +65,9 @@ with
 
 data_messages as (
 
-    select * from {{ ref('stg_qlik_kafka__messages') }}
+    {#- the staged file: the staging's own bookkeeping #}
+    select * except (landed_file, landed_file_modified_at)
+    from {{ ref('stg_qlik_kafka__messages') }}
     where
         message_type = 'DT'
         and envelope_error is null

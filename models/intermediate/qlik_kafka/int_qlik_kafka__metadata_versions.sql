@@ -11,7 +11,9 @@ with
 
 metadata_messages as (
 
-    select * from {{ ref('stg_qlik_kafka__messages') }}
+    {#- the staged file: the staging's own bookkeeping #}
+    select * except (landed_file, landed_file_modified_at)
+    from {{ ref('stg_qlik_kafka__messages') }}
     where message_type = 'MD' and envelope_error is null
 
 ),

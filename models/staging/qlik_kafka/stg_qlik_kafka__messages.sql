@@ -10,7 +10,10 @@
     metadata (MD) or data (DT) message; headers typed; data and beforeData as
     text maps. envelope_error holds what is wrong without looking at metadata.
     Append-only: a run stages the messages whose (topic, partition, offset,
-    value) is not staged yet, so a batch landed again is not staged twice. #}
+    value) is not staged yet, so a batch landed again is not staged twice. Landed
+    files: each message records its file (landed_file, landed_file_modified_at)
+    and a run reads only the files not staged yet under that path and
+    modification time (cdc_files_not_staged), so its cost follows the new files. #}
 {%- set metadata_topic = qlik_kafka_checked_topic(
     var('qlik_kafka_metadata_topic'), 'var qlik_kafka_metadata_topic') %}
 {#- files mode, JSON Lines: the reader's corrupt-record column (a line that is
@@ -37,6 +40,9 @@ tableStructure: struct<
 {%- endset %}
 {%- set value_type = 'struct<magic: string, type: string, message: struct<'
     ~ payload_type ~ '>, ' ~ payload_type ~ '>' %}
+{%- set landed_files = var('qlik_kafka_landing') == 'files' %}
+{#- one query a run, for every landed table: the files staged already #}
+{%- set not_staged = cdc_files_not_staged('qlik_kafka', 'landed') %}
 {%- for topic in topics %}
 {{ depends_on_landing_seed(qlik_kafka_landed_table_name(topic), 'qlik_kafka') }}
 {%- endfor %}
@@ -53,9 +59,12 @@ with
     select
         {{ sql_string_literal(topic) }} as landed_table,
         {{ sql_string_literal(table_name) }} as topic_table,
-        landed.*
+        landed.*,
+        {{ qlik_kafka_landed_file_columns(landed_files) }}
     from {{ source('qlik_kafka', landed_name) }} as landed
-    where {{ cdc_landing_files_filter('qlik_kafka', topic, 'landed') }}
+    where
+        {{ cdc_landing_files_filter('qlik_kafka', topic, 'landed') }}
+        and {{ not_staged }}
 
 ),
 
@@ -65,10 +74,12 @@ metadata_landed as (
     select
         {{ sql_string_literal(metadata_topic) }} as landed_table,
         cast(null as string) as topic_table,
-        landed.*
+        landed.*,
+        {{ qlik_kafka_landed_file_columns(landed_files) }}
     from {{ source('qlik_kafka', 'metadata') }} as landed
     where
         {{ cdc_landing_files_filter('qlik_kafka', metadata_topic, 'landed') }}
+        and {{ not_staged }}
 
 ),
 
@@ -80,6 +91,8 @@ landed as (
     select
         {{ landed_cte }}.landed_table,
         {{ landed_cte }}.topic_table,
+        {{ landed_cte }}.landed_file,
+        {{ landed_cte }}.landed_file_modified_at,
         {{ cdc_topic_record_columns(landed_cte, malformed) }}
     from {{ landed_cte }}
     union all
@@ -87,6 +100,8 @@ landed as (
     select
         metadata_landed.landed_table,
         metadata_landed.topic_table,
+        metadata_landed.landed_file,
+        metadata_landed.landed_file_modified_at,
         {{ cdc_topic_record_columns('metadata_landed', malformed) }}
     from metadata_landed
     -- noqa: enable=RF06
@@ -151,6 +166,8 @@ typed as (
         unwrapped.value_hash,
         unwrapped.kafka_timestamp,
         unwrapped.malformed_record,
+        unwrapped.landed_file,
+        unwrapped.landed_file_modified_at,
 
         ---------- what kind of message
         unwrapped.is_enveloped,
