@@ -3,6 +3,6 @@
     {%- if values | length == 0 -%}
         cast(array() as array<string>)
     {%- else -%}
-        array({% for value in values %}{{ sql_string_literal(value) }}{{ ', ' if not loop.last }}{% endfor %})
+        array({{ sql_string_list(values) }})
     {%- endif -%}
 {% endmacro %}

@@ -26,12 +26,8 @@
     {%- if staged | length == 0 -%}
         {{ return('true') }}
     {%- endif -%}
-    {%- set literals = [] -%}
-    {%- for file in staged -%}
-        {%- do literals.append(sql_string_literal(file)) -%}
-    {%- endfor -%}
     {{ return(
         "concat(" ~ relation_alias ~ "._metadata.file_path, '@', cast("
         ~ relation_alias ~ "._metadata.file_modification_time as string))"
-        ~ " not in (" ~ literals | join(", ") ~ ")") }}
+        ~ " not in (" ~ sql_string_list(staged) ~ ")") }}
 {% endmacro %}

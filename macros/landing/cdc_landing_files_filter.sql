@@ -16,9 +16,5 @@
     {%- if names | length == 0 -%}
         {{ return('false') }}
     {%- endif -%}
-    {%- set literals = [] -%}
-    {%- for name in names -%}
-        {%- do literals.append(sql_string_literal(name)) -%}
-    {%- endfor -%}
-    {{ return(relation_alias ~ '._metadata.file_name in (' ~ literals | join(', ') ~ ')') }}
+    {{ return(relation_alias ~ '._metadata.file_name in (' ~ sql_string_list(names) ~ ')') }}
 {% endmacro %}

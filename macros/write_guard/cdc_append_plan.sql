@@ -19,6 +19,8 @@
         pre-hook (cdc_append_reset), which empties the table before a rebuild, and the
         newest `invalidated_by` row seen in the memo `cdc_append_seen` for the post-hook. -#}
     {%- set plan = {'since': none, 'newer': none, 'why': 'a first or full build'} -%}
+    {#- the newest invalidating row, when a query below has read it already -#}
+    {%- set newest = {} -%}
     {%- if execute and model.resource_type == 'model' and is_incremental() -%}
         {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
         {%- if cdc_table_property(this, 'cdc.write') != 'finished' -%}
@@ -39,9 +41,12 @@
                     must decode again what was staged before it -#}
                 {%- if invalidated_by is not none -%}
                     {%- set seen = cdc_table_property(this, 'cdc.invalidated_seen') -%}
-                    {%- set invalidating = run_query(
-                        'select count(*) from ' ~ invalidated_by ~ ' where loaded_at > timestamp '
-                        ~ sql_string_literal(seen or watermark.since)).columns[0].values()[0] -%}
+                    {%- set counted = run_query(
+                        'select count_if(loaded_at > timestamp '
+                        ~ sql_string_literal(seen or watermark.since)
+                        ~ '), cast(max(loaded_at) as string) from ' ~ invalidated_by).rows[0] -%}
+                    {%- set invalidating = counted[0] -%}
+                    {%- do newest.update({'loaded_at': counted[1]}) -%}
                 {%- endif -%}
                 {%- if invalidating > 0 -%}
                     {%- do plan.update({'why': invalidating ~ ' rows of ' ~ invalidated_by
@@ -60,13 +65,15 @@
             before this model), for cdc_write_finished to record; not when nothing is
             written (inputs unchanged), which keeps the recorded one, nor when the relation
             does not exist yet (a compile before the first build) -#}
-        {%- if invalidated_by is not none and plan.newer != 0
+        {%- if invalidated_by is not none and plan.newer != 0 and 'loaded_at' not in newest
               and load_relation(invalidated_by) is not none -%}
-            {%- set newest = run_query(
+            {%- do newest.update({'loaded_at': run_query(
                 'select cast(max(loaded_at) as string) from ' ~ invalidated_by
-            ).columns[0].values()[0] -%}
+            ).columns[0].values()[0]}) -%}
+        {%- endif -%}
+        {%- if 'loaded_at' in newest and plan.newer != 0 -%}
             {%- do graph.setdefault('cdc_append_seen', {}).update(
-                {model.unique_id ~ '@' ~ invocation_id: newest or ''}) -%}
+                {model.unique_id ~ '@' ~ invocation_id: newest.loaded_at or ''}) -%}
         {%- endif -%}
         {%- if is_incremental() and not plan.since -%}
             {%- do log('cdc: ' ~ this ~ ': rebuilt: ' ~ plan.why, info=true) -%}
