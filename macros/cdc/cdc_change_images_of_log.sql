@@ -1,4 +1,4 @@
-{% macro cdc_change_images_of_log(table_name, changes) %}
+{% macro cdc_change_images_of_log(table_name, changes, invalidated_by=none, invalidating='true') %}
     {#- The body of int_<table>__change_images for a format that maps onto the canonical
         log first (its int_<source_system>__changes_canonical, given as `changes`): the
         table's canonical changes unfolded into typed images, as fct_cdc_change_images does
@@ -6,13 +6,18 @@
         row; K: the old key of a U that changed the key; T: a TRUNCATE; B: the before-image
         of a U). present_columns says which columns an image carries (cdc_state_images merges the
         rest). Incremental: only the changes logged after the newest image
-        (cdc_watermark); a run with none is skipped (cdc_nothing_new). -#}
+        (cdc_watermark); a run with none is skipped (cdc_nothing_new). A format whose
+        changes logged earlier can be derived anew (full snapshots: a late one changes the
+        next one's changes) passes `invalidated_by` and `invalidating` (as cdc_append_plan
+        takes them, and registers images_rebuildable): the images are then planned by
+        cdc_append_plan and built again whole when such rows were loaded since. -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- if cdc_inputs_unchanged() -%}
         {{ return(cdc_nothing_new()) }}
     {%- endif -%}
-    {%- set watermark = cdc_watermark(
-        changes, 'upstream.source_table = ' ~ sql_string_literal(table_name)) -%}
+    {%- set condition = 'upstream.source_table = ' ~ sql_string_literal(table_name) -%}
+    {%- set watermark = cdc_watermark(changes, condition) if invalidated_by is none
+        else cdc_append_plan(changes, condition, 'loaded_at', invalidated_by, invalidating) -%}
     {%- set since = watermark.since -%}
     {%- if since and watermark.newer == 0 -%}
         {{ return(cdc_nothing_new()) }}

@@ -1,7 +1,10 @@
 {% macro cdc_source_system_config(source_system) %}
     {#- One source system's entry in var cdc_source_systems (the format registry), checked:
         registered; images_complete true or false; required_keys and optional_keys lists of
-        names, required_keys holding source_system and key_columns; nothing else. -#}
+        names, required_keys holding source_system and key_columns; images_rebuildable
+        (optional) true or false: the format's <system>_change_images plans each run with
+        cdc_append_plan, so int_<table>__change_images may be imaged again whole
+        (table_change_images adds the cdc_append_reset pre-hook); nothing else. -#}
     {%- set systems = var('cdc_source_systems', none) -%}
     {%- if systems is not mapping -%}
         {{ exceptions.raise_compiler_error(
@@ -22,16 +25,22 @@
             where ~ " must be a mapping with images_complete, required_keys, optional_keys") }}
     {%- endif -%}
     {%- for key in system -%}
-        {%- if key not in ['images_complete', 'required_keys', 'optional_keys'] -%}
+        {%- if key not in ['images_complete', 'required_keys', 'optional_keys',
+                           'images_rebuildable'] -%}
             {{ exceptions.raise_compiler_error(
                 where ~ " has unknown key '" ~ key ~ "' (allowed keys: images_complete, "
-                ~ "required_keys, optional_keys)") }}
+                ~ "required_keys, optional_keys, images_rebuildable)") }}
         {%- endif -%}
     {%- endfor -%}
     {%- if system.get('images_complete') is not boolean -%}
         {{ exceptions.raise_compiler_error(
             where ~ ".images_complete must be true or false, got '"
             ~ system.get('images_complete') ~ "'") }}
+    {%- endif -%}
+    {%- if system.get('images_rebuildable', false) is not boolean -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ".images_rebuildable must be true or false, got '"
+            ~ system.get('images_rebuildable') ~ "'") }}
     {%- endif -%}
     {%- for list_key in ['required_keys', 'optional_keys'] -%}
         {%- set keys = system.get(list_key, []) -%}

@@ -3,19 +3,25 @@
         `table_name`, typed (the seed 000 layout, see fct_cdc_change_images for the image
         kinds), built by the table's source format (<source_system>_change_images). The
         history, current state and point-in-time models read it. Incremental (append): the
-        format images what was staged after the newest image (cdc_watermark).
+        format images what was staged after the newest image (cdc_watermark); a format
+        registered images_rebuildable plans with cdc_append_plan and may image it all
+        again (the cdc_append_reset pre-hook empties the table first).
         Disabled when the table is not in var cdc_tables. -#}
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
+        {%- set system = cdc_table_config(table_name).source_system -%}
+        {%- set pre_hooks = ["{{ cdc_write_started('loaded_at') }}"] -%}
+        {%- if cdc_source_system_config(system).get('images_rebuildable', false) -%}
+            {%- do pre_hooks.append("{{ cdc_append_reset() }}") -%}
+        {%- endif -%}
         {{ config(
             materialized='incremental',
             incremental_strategy='append',
             on_schema_change='fail',
-            pre_hook=["{{ cdc_write_started('loaded_at') }}"],
+            pre_hook=pre_hooks,
             post_hook=["{{ cdc_write_finished() }}"]
         ) }}
-        {%- set system = cdc_table_config(table_name).source_system -%}
         {{ cdc_call_format_macro(system, 'change_images', table_name) }}
     {%- endif -%}
 {% endmacro %}

@@ -1,4 +1,6 @@
-{% macro cdc_append_plan(upstream, condition='true', mark_column='loaded_at', invalidated_by=none) %}
+{% macro cdc_append_plan(
+    upstream, condition='true', mark_column='loaded_at', invalidated_by=none, invalidating='true'
+) %}
     {#- How this run of an append model that derives each row from one row of `upstream`
         alone writes: {'since': <text>, 'newer': N, 'why': ...} to append only the N rows
         of `upstream` (those matching `condition`, SQL over the alias `upstream`) loaded
@@ -10,7 +12,8 @@
         environment variable CDC_CODE_FINGERPRINT that cdc-dbt sets; plain dbt sets none,
         so it always rebuilds, as a table would); when the table is empty; or when
         `invalidated_by` (a relation with a loaded_at whose rows change how rows loaded
-        earlier are derived: the Qlik Kafka metadata versions) has a row loaded after the
+        earlier are derived: the Qlik Kafka metadata versions; only its rows matching
+        `invalidating`, SQL over its columns: the late full snapshots) has a row loaded after the
         newest one the table's last write saw (cdc.invalidated_seen, recorded by
         cdc_write_finished from this plan; a table written before it was recorded compares
         with `since` instead). Asked also when nothing new was staged: metadata landing
@@ -36,20 +39,20 @@
             {%- if watermark.since is none -%}
                 {%- do plan.update({'why': 'its table is empty'}) -%}
             {%- else -%}
-                {%- set invalidating = 0 -%}
+                {%- set invalidating_rows = 0 -%}
                 {#- asked even when nothing new was staged: metadata landing alone
                     must decode again what was staged before it -#}
                 {%- if invalidated_by is not none -%}
                     {%- set seen = cdc_table_property(this, 'cdc.invalidated_seen') -%}
                     {%- set counted = run_query(
-                        'select count_if(loaded_at > timestamp '
+                        'select count_if((' ~ invalidating ~ ') and loaded_at > timestamp '
                         ~ sql_string_literal(seen or watermark.since)
                         ~ '), cast(max(loaded_at) as string) from ' ~ invalidated_by).rows[0] -%}
-                    {%- set invalidating = counted[0] -%}
+                    {%- set invalidating_rows = counted[0] -%}
                     {%- do newest.update({'loaded_at': counted[1]}) -%}
                 {%- endif -%}
-                {%- if invalidating > 0 -%}
-                    {%- do plan.update({'why': invalidating ~ ' rows of ' ~ invalidated_by
+                {%- if invalidating_rows > 0 -%}
+                    {%- do plan.update({'why': invalidating_rows ~ ' rows of ' ~ invalidated_by
                                         ~ ' loaded since its last write'}) -%}
                 {%- else -%}
                     {%- do plan.update({'since': watermark.since, 'newer': watermark.newer,
