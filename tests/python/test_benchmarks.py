@@ -6,6 +6,7 @@ runs its steps in order (with stand-ins for dbt and Spark)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -738,3 +739,30 @@ def test_tables_node_kinds_add_every_tables_nodes_up() -> None:
     assert node_kind("operation.cdc_history.cdc_history-on-run-start-1") == (
         "operation cdc_history-on-run-start-1"
     )
+
+
+def test_full_snapshot_generator_counts_the_changes_its_snapshots_imply(tmp_path: Path) -> None:
+    """benchmarks.full_snapshot_pipeline's expected change count (what the pipeline's log must
+    hold) equals a plain diff of the snapshots it writes, consecutive pairs by key."""
+    from benchmarks import full_snapshot_pipeline
+
+    args = full_snapshot_pipeline.parse_args(
+        ["--keys", "200", "--snapshots", "4", "--change-share", "0.1", "--work", str(tmp_path)]
+    )
+    info = full_snapshot_pipeline.generate(tmp_path / "data", args)
+    files = sorted((tmp_path / "data").glob(f"*/{full_snapshot_pipeline.LANDED}/*.parquet"))
+    files.sort(key=lambda path: path.name)
+    snapshots = [{row["sku"]: row for row in pq.read_table(path).to_pylist()} for path in files]
+    landed: Any = info["landed_rows"]
+    assert len(snapshots) == 5 and landed["append"] == len(snapshots[-1])
+    ops = {"I": len(snapshots[0]), "U": 0, "D": 0}
+    for before, after in itertools.pairwise(snapshots[:-1]):
+        ops["I"] += len(after.keys() - before.keys())
+        ops["D"] += len(before.keys() - after.keys())
+        ops["U"] += sum(before[key] != after[key] for key in before.keys() & after.keys())
+    assert info["model_changes_by_op"] == ops and info["model_changes"] == sum(ops.values())
+    last, previous = snapshots[-1], snapshots[-2]
+    later = len(last.keys() ^ previous.keys()) + sum(
+        previous[key] != last[key] for key in previous.keys() & last.keys()
+    )
+    assert info["later_model_changes"] == later and info["last_snapshot_rows"] == len(last)

@@ -93,6 +93,19 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="missing key_columns",
         ),
         pytest.param(
+            {"cdc_tables": changed("price_list", snapshot_column=None)},
+            "full_snapshot: cdc_tables.price_list needs snapshot_column (the column naming "
+            "each row's snapshot): only files mode can take the snapshot from the file name "
+            "(full_snapshot_landing is 'seeds')",
+            id="full snapshot without its snapshot column outside files mode",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("price_list", snapshot_column="extracted at")},
+            "cdc_identifier: cdc_tables.price_list.snapshot_column is 'extracted at', which is "
+            "not an identifier",
+            id="full snapshot column that is not an identifier",
+        ),
+        pytest.param(
             {"cdc_tables": changed("acct", columns=None)},
             "cdc_table_config: table 'acct' in var cdc_tables lacks required key 'columns' "
             "(source_system idm_jdbc requires: source_system, key_columns, columns)",
@@ -105,8 +118,8 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
                 )
             },
             "cdc_table_config: table 'trail_t' in var cdc_tables: source_system 'ogg_trail' is "
-            "not registered in var cdc_source_systems (registered: goldengate, idm_jdbc, "
-            "openedge_cdc, qlik_ct, qlik_kafka)",
+            "not registered in var cdc_source_systems (registered: full_snapshot, goldengate, "
+            "idm_jdbc, openedge_cdc, qlik_ct, qlik_kafka)",
             id="unregistered system, no model reads the table",
         ),
         pytest.param(

@@ -44,6 +44,12 @@ FORMAT_MODELS: dict[str, Callable[[str, Mapping[str, Any]], list[str]]] = {
         "int_goldengate__changes_judged",
         "int_goldengate__changes_canonical",
     ],
+    # one staging model per table, then the format's own steps
+    "full_snapshot": lambda name, _config: [
+        f"stg_full_snapshot__{name}",
+        "int_full_snapshot__snapshots",
+        "int_full_snapshot__changes_canonical",
+    ],
 }
 
 Manifest = dict[str, Any]

@@ -859,3 +859,54 @@ def test_rows_satisfy_names_each_broken_condition_and_key(spark: Any, sample_bui
             (third, True, sorted([identity, "op accepted", "op xor control_op", position])),
         ]
     )
+
+
+def test_full_snapshot_sample_follows_the_rule(spark: Any, sample_build: Any) -> None:
+    """seeds/full_snapshot/price_list_extracts.csv, worked by hand (README "Full snapshots"):
+    2024-03-01 is the baseline (A1, B2, C3 inserted); 03-02 updates B2 (price and stock),
+    lacks C3 (deleted) and adds D4; 03-03 brings C3 back (stock 80) and clears D4's price. A1
+    is twice in 03-03 with other values: both rows are quarantined and A1, unknown there,
+    keeps its state (no change); B2's two identical rows are one; E5 (stock 'many') and the
+    row without a key are quarantined, as is the 'yesterday' row."""
+    changes = _rows(
+        spark,
+        f"select order_key, op, pk_string, is_snapshot, changed_columns"
+        f" from {SCHEMA}.fct_cdc_changes where source_system = 'full_snapshot'",
+    )
+    assert changes == [
+        ("20240301000000000000", "I", "sku=A1", True, ["sku", "title", "price", "in_stock"]),
+        ("20240301000000000000", "I", "sku=B2", True, ["sku", "title", "price", "in_stock"]),
+        ("20240301000000000000", "I", "sku=C3", True, ["sku", "title", "price", "in_stock"]),
+        ("20240302000000000000", "D", "sku=C3", False, None),
+        ("20240302000000000000", "I", "sku=D4", False, ["sku", "title", "price", "in_stock"]),
+        ("20240302000000000000", "U", "sku=B2", False, ["price", "in_stock"]),
+        ("20240303000000000000", "I", "sku=C3", False, ["sku", "title", "price", "in_stock"]),
+        ("20240303000000000000", "U", "sku=D4", False, ["price"]),
+    ]
+    current = _rows(
+        spark, f"select sku, title, price, in_stock from {SCHEMA}.dim_price_list_current"
+    )
+    teapot = 'Teapot, "Earl Grey" edition'
+    assert current == [
+        ("A1", "Kettle", Decimal("19.90"), 5),
+        ("B2", "Toaster", Decimal("27.50"), 3),
+        ("C3", "Mug", Decimal("4.50"), 80),
+        ("D4", teapot, None, 7),
+    ]
+    at_noon = _rows(
+        spark, f"select sku, in_stock from {SCHEMA}.price_list_as_of('2024-03-02 12:00:00')"
+    )
+    assert at_noon == [("A1", 5), ("B2", 3), ("D4", 7)]
+    assert _rows(spark, f"select sku from {SCHEMA}.price_list_as_of('2024-02-29')") == []
+    quarantined = _rows(
+        spark,
+        f"select raw_key, reason from {SCHEMA}.fct_cdc_quarantine"
+        " where source_system = 'full_snapshot'",
+    )
+    day_3 = "2024-03-03 00:00:00"
+    assert quarantined == [
+        ("2024-03-03 00:00:00:", "null key value in sku"),
+        *[(f"{day_3}:sku=A1", f"duplicate key: 2 rows of snapshot {day_3} have this key")] * 2,
+        ("2024-03-03 00:00:00:sku=E5", "value of in_stock does not convert to int"),
+        ("yesterday:sku=F6", "snapshot id yesterday (from the column extracted_at) is not a time"),
+    ]  # fmt: skip

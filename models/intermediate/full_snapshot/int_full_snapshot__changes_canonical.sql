@@ -1,0 +1,138 @@
+{#- One row per canonical change (spec F.1) of the full_snapshot tables: the
+    inserts, updates and deletes their consecutive snapshots imply
+    (full_snapshot_changes), each at its snapshot's time (order_key: the time as
+    20 digits, yyyyMMddHHmmss and microseconds). Images are complete: every
+    column is in every snapshot. The first snapshot of a table is its baseline
+    (is_snapshot). Incremental (append): a run compares only the snapshots
+    staged since its last write with the newest one before them; a late
+    snapshot (staged after a newer one, int_full_snapshot__snapshots.is_late)
+    makes it compare every snapshot again (cdc_append_plan), since the changes
+    of the snapshot after it are then others. #}
+{{
+    config(
+        enabled=cdc_source_system_enabled('full_snapshot'),
+        materialized='incremental',
+        incremental_strategy='append',
+        on_schema_change='fail',
+        pre_hook=[
+            "{{ cdc_write_started('loaded_at') }}",
+            "{{ cdc_append_reset() }}"
+        ],
+        post_hook=["{{ cdc_write_finished() }}"]
+    )
+}}
+{%- set snapshots = ref('int_full_snapshot__snapshots') %}
+{%- set plan = cdc_append_plan(
+    snapshots, 'true', 'loaded_at', snapshots, 'is_late') %}
+{%- if plan.since and plan.newer == 0 %}
+{{ cdc_nothing_new() }}
+{%- else %}
+{%- set instance = var('full_snapshot_instance') %}
+{%- set order_scope = 'snapshot:' ~ instance %}
+
+with
+
+derived as (
+    {%- for table_name in cdc_tables_of('full_snapshot') %}
+
+    select
+        {{ sql_string_literal(table_name) }} as source_table,
+        table_changes.*
+    from ({{ full_snapshot_changes(table_name, plan.since) }}) as table_changes
+    {%- if not loop.last %}
+
+    union all
+    {%- endif %}
+    {%- endfor %}
+
+),
+
+keyed as (
+
+    select
+        derived.*,
+        coalesce(derived.after_values, derived.before_values) as row_image,
+        case derived.source_table
+            {%- for table_name in cdc_tables_of('full_snapshot') %}
+            when {{ sql_string_literal(table_name) }}
+                then {{ cdc_pk_map(cdc_key_columns(table_name),
+                    'coalesce(derived.after_values, derived.before_values)') }}
+            {%- endfor %}
+        end as pk
+    from derived
+
+),
+
+canonical as (
+
+    select
+        ---------- identity (spec F.1)
+        sha2(
+            concat_ws(
+                '|', 'full_snapshot', {{ sql_string_literal(order_scope) }},
+                keyed.source_table, keyed.order_key, keyed.pk_string
+            ),
+            256
+        ) as change_id,
+        'full_snapshot' as source_system,
+        {{ sql_string_literal(instance) }} as source_instance,
+        case keyed.source_table
+            {%- for table_name in cdc_tables_of('full_snapshot') %}
+            when {{ sql_string_literal(table_name) }}
+                then {{ sql_string_literal(
+                    cdc_table_config(table_name).get('source_schema', '')) }}
+            {%- endfor %}
+        end as source_schema,
+        keyed.source_table,
+        lower(keyed.source_table) as source_table_norm,
+
+        ---------- operation
+        keyed.op,
+        cast(null as string) as control_op,
+        keyed.is_first_snapshot as is_snapshot,
+        keyed.op in ('U', 'D') as has_before_image,
+
+        ---------- key
+        keyed.pk,
+        keyed.pk_string,
+        cast(null as map<string, string>) as pk_before,  -- noqa: LT01
+        false as pk_changed,
+
+        ---------- ordering (spec F.3): the snapshot's time
+        {{ sql_string_literal(order_scope) }} as order_scope,
+        keyed.order_key,
+        keyed.snapshot_text as txn_id,
+        cast(null as bigint) as txn_seq,
+        cast(null as boolean) as txn_last,
+        keyed.snapshot_at as commit_ts,
+        keyed.snapshot_at as op_ts,
+        keyed.snapshot_at as effective_at,
+
+        ---------- images
+        case keyed.op
+            when 'I' then map_keys(keyed.after_values)
+            when 'U'
+                then filter(
+                    map_keys(keyed.after_values),
+                    column_name -> not (
+                        keyed.after_values[column_name]
+                        <=> keyed.before_values[column_name]
+                    )
+                )
+        end as changed_columns,
+        map_keys(keyed.row_image) as present_columns,
+        keyed.before_values as before_image,
+        keyed.after_values as after_image,
+        true as image_complete,
+        false as needs_lookup,
+        cast(array() as array<string>) as flags,
+        keyed.landed_file as raw_source,
+        concat(keyed.snapshot_text, ':', keyed.pk_string) as raw_key,
+        keyed.loaded_at
+    from keyed
+
+)
+
+select {{ cdc_select_columns(cdc_canonical_columns(), 'canonical') }}
+from canonical
+{%- endif %}
