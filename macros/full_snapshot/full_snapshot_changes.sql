@@ -13,27 +13,26 @@
         snapshot_text, pk_string, op, before_values, after_values, landed_file,
         is_first_snapshot, loaded_at (the snapshot's staging time). -#}
     {%- set staged_relation = ref('stg_full_snapshot__' ~ table_name) -%}
-    {%- set after_applied = "(select applied.order_key from applied)" %}
+    {%- set snapshots_relation = ref('int_full_snapshot__snapshots') -%}
+    {#- the newest snapshot an earlier write compared: a literal, so the scan of the
+        staged rows skips the files and row groups of older snapshots (Parquet min/max of
+        order_key); '' for a full build -#}
+    {%- set applied = '' -%}
+    {%- if since and execute -%}
+        {%- set applied = run_query(
+            'select coalesce(max(order_key), \'\') from ' ~ snapshots_relation
+            ~ ' where source_table = ' ~ sql_string_literal(table_name)
+            ~ ' and loaded_at <= timestamp ' ~ sql_string_literal(since)
+        ).columns[0].values()[0] -%}
+    {%- endif -%}
+    {%- set after_applied = sql_string_literal(applied) %}
 with
 
 snapshots as (
 
     select listed.*
-    from {{ ref('int_full_snapshot__snapshots') }} as listed
+    from {{ snapshots_relation }} as listed
     where listed.source_table = {{ sql_string_literal(table_name) }}
-
-),
-
-applied as (
-
-    {# the newest snapshot an earlier write compared (none: a full build) #}
-    select coalesce(max(snapshots.order_key), '') as order_key
-    from snapshots
-    {%- if since %}
-    where snapshots.loaded_at <= timestamp {{ sql_string_literal(since) }}
-    {%- else %}
-    where false
-    {%- endif %}
 
 ),
 

@@ -12,8 +12,10 @@
         earlier run staged are kept out, with the reason. Invalid (quarantined): a
         malformed CSV record, a snapshot id that is not a time, a NULL key value, a value
         that does not convert to its type, and every row of a key that one snapshot
-        holds more than once with other values. Disabled when the table is not a
-        full_snapshot table of var cdc_tables. -#}
+        holds more than once with other values. Files mode, snapshots named by their
+        files: a snapshot whose files hold no row is staged as one row without a key
+        (is_key_known false, valid), so the keys of the snapshot before it end there.
+        Disabled when the table is not a full_snapshot table of var cdc_tables. -#}
     {%- set configured = var('cdc_tables').get(table_name) -%}
     {%- if configured is none or configured.get('source_system') != 'full_snapshot' -%}
     {{ config(enabled=false) }}
@@ -192,8 +194,14 @@ distinct_rows as (
 
 staged as (
 
+    {# the staged rows of the snapshots this batch has rows of (a copy can only be
+       of those) #}
     select this_table.row_hash, this_table.order_key
     from {{ this }} as this_table
+    left semi join (
+        select distinct distinct_rows.order_key from distinct_rows
+    ) as batch_snapshots
+        on this_table.order_key <=> batch_snapshots.order_key
 
 ),
 
@@ -206,6 +214,74 @@ applied_snapshots as (
 ),
 {%- endif %}
 
+{%- if files_mode and not settings.snapshot_column %}
+
+listed_snapshots as (
+
+    {# the snapshot each readable file of the folder names #}
+    select
+        named.snapshot_text,
+        {{ full_snapshot_time('named.snapshot_text') }} as snapshot_at,
+        named.file_path,
+        named.modified_at
+    from (
+        select
+            {{ snapshot_text.replace('source.landed_file_name', 'listed.file_name') }}
+                as snapshot_text,
+            listed.file_path,
+            listed.modified_at
+        from {{ ref('stg_full_snapshot__landed_files') }} as listed
+        where
+            listed.landed_table = {{ sql_string_literal(settings.landed_table) }}
+            and listed.is_read
+    ) as named
+
+),
+
+empty_snapshots as (
+
+    {# a snapshot whose files hold no row (the table was empty when it was taken):
+       one row without a key that names it, so its keys end there. Only a snapshot
+       nothing of which is staged or in this batch #}
+    select
+        timed.snapshot_text,
+        timed.snapshot_at,
+        timed.order_key,
+        cast(null as map<string, string>) as row_values,  -- noqa: LT01
+        cast(null as string) as malformed_record,
+        timed.file_path as landed_file,
+        timed.modified_at as landed_file_modified_at,
+        '' as value_errors,
+        false as is_key_known,
+        cast(null as string) as pk_string,
+        sha2(concat('empty snapshot ', timed.order_key), 256) as row_hash
+    from (
+        select
+            min_by(listed_snapshots.snapshot_text, listed_snapshots.file_path)
+                as snapshot_text,
+            listed_snapshots.snapshot_at,
+            date_format(listed_snapshots.snapshot_at, 'yyyyMMddHHmmssSSSSSS') as order_key,
+            min(listed_snapshots.file_path) as file_path,
+            min_by(listed_snapshots.modified_at, listed_snapshots.file_path) as modified_at
+        from listed_snapshots
+        where listed_snapshots.snapshot_at is not null
+        group by listed_snapshots.snapshot_at
+    ) as timed
+    where
+        timed.order_key not in (
+            select distinct_rows.order_key from distinct_rows
+            where distinct_rows.order_key is not null
+        )
+        {%- if is_incremental() %}
+        and timed.order_key not in (
+            select this_table.order_key from {{ this }} as this_table
+            where this_table.order_key is not null
+        )
+        {%- endif %}
+
+),
+{%- endif %}
+
 new_rows as (
 
     select distinct_rows.*
@@ -213,6 +289,12 @@ new_rows as (
     {%- if is_incremental() %}
     left anti join staged
         on distinct_rows.row_hash = staged.row_hash
+    {%- endif %}
+    {%- if files_mode and not settings.snapshot_column %}
+
+    union all
+
+    select * from empty_snapshots
     {%- endif %}
 
 ),

@@ -12,6 +12,7 @@ binary. Snapshot files (the name before '__', or before '.parquet', is the snaps
            20240103T000000__part-3.parquet        F: a part of s3, applied in run 1
            s4  2024-01-04T00-00-00Z.parquet      A 12.00, B 25.00, C and K as in s3
            2024-02-30.parquet                     Y: no such day
+           s5  2024-01-05T00-00-00Z.parquet      no rows: the table was emptied
 
 K's sku is `k,;'+"=\\<>`; A's note has quotes and a comma, K's is 50,000 characters; labels are
 bytes (A 00 01, K ff, the others NULL). By the rule (per key, in snapshot order: first present
@@ -19,8 +20,9 @@ or present again I, values differ U, absent after present D):
 
 - after run 1 (s1, s3): s1 I A, I B, I C (the baseline: is_snapshot); s3 U A, D B, U C, I K.
 - after run 2 (s1, s2, s3, s4): s1 as before; s2 U A (11), D B, I E; s3 U A (12), U C (the
-  note), I K, D E; s4 I B (25). B's delete moves from s3 to s2 (s2 lacks it): the history
-  must show B deleted over [s2, s4), never a delete at s3. s1 landed again changes nothing;
+  note), I K, D E; s4 I B (25); s5 D A, D B, D C, D K (an empty snapshot ends every key).
+  B's delete moves from s3 to s2 (s2 lacks it): the history must show B deleted over
+  [s2, s4), never a delete at s3. s1 landed again changes nothing;
   F is quarantined (its snapshot was applied), as are X ('latest') and Y (no such day).
 
 **fs_one and fs_shuffled, against the table model.** The same random table (hostile texts,
@@ -119,6 +121,9 @@ B25 = _with(B, price="25.00")
 
 def _write_prices(path: Path, rows: list[tuple[Any, ...]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    if not rows:
+        pq.write_table(PRICES_SCHEMA.empty_table(), path)
+        return
     columns = list(zip(*rows, strict=True))
     arrays = [
         pa.array(
@@ -143,6 +148,7 @@ def _land_prices_run_2(folder: Path) -> None:
     _write_prices(folder / "20240103T000000__part-3.parquet", [("F", "Fork", "1.00", None, None)])
     _write_prices(folder / "2024-01-04T00-00-00Z.parquet", [A12, B25, C_LINES, KROW])
     _write_prices(folder / "2024-02-30.parquet", [("Y", "Spoon", "1.00", None, None)])
+    _write_prices(folder / "2024-01-05T00-00-00Z.parquet", [])
 
 
 def _dbt_vars(root: Path) -> dict[str, Any]:
@@ -293,6 +299,10 @@ def test_a_late_snapshot_is_placed_in_order(spark: Any, built: dict[str, Any]) -
             (3, "D", "sku=E", False),
             (3, "I", K_PK, False),
             (4, "I", "sku=B", False),
+            (5, "D", "sku=A", False),
+            (5, "D", "sku=B", False),
+            (5, "D", "sku=C", False),
+            (5, "D", K_PK, False),
         ]
     )
     d = Decimal
@@ -300,15 +310,19 @@ def test_a_late_snapshot_is_placed_in_order(spark: Any, built: dict[str, Any]) -
         [
             ("sku=A", _day(1), _day(2), False, d("10.00")),
             ("sku=A", _day(2), _day(3), False, d("11.00")),
-            ("sku=A", _day(3), None, False, d("12.00")),
+            ("sku=A", _day(3), _day(5), False, d("12.00")),
+            ("sku=A", _day(5), None, True, d("12.00")),
             ("sku=B", _day(1), _day(2), False, d("20.00")),
             ("sku=B", _day(2), _day(4), True, d("20.00")),
-            ("sku=B", _day(4), None, False, d("25.00")),
+            ("sku=B", _day(4), _day(5), False, d("25.00")),
+            ("sku=B", _day(5), None, True, d("25.00")),
             ("sku=C", _day(1), _day(3), False, d("3.00")),
-            ("sku=C", _day(3), None, False, d("3.00")),
+            ("sku=C", _day(3), _day(5), False, d("3.00")),
+            ("sku=C", _day(5), None, True, d("3.00")),
             ("sku=E", _day(2), _day(3), False, d("1.00")),
             ("sku=E", _day(3), None, True, d("1.00")),
-            (K_PK, _day(3), None, False, d("5.00")),
+            (K_PK, _day(3), _day(5), False, d("5.00")),
+            (K_PK, _day(5), None, True, d("5.00")),
         ]
     )
     # before run 2, B was deleted at s3
