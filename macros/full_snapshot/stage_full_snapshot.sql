@@ -43,7 +43,21 @@
         ~ ' as string)' if settings.snapshot_column
         else "regexp_extract(source.landed_file_name, '^(.*?)(__.*|[.][^.]*)?$', 1)" -%}
     {%- set snapshot_from = 'column ' ~ settings.snapshot_column if settings.snapshot_column
-        else 'file name' %}
+        else 'file name' -%}
+    {%- set landed_filter = cdc_landing_files_filter(
+            'full_snapshot', settings.landed_table, 'landed')
+        ~ ' and ' ~ cdc_files_not_staged('full_snapshot', 'landed', check_columns=false) -%}
+    {#- files mode, snapshots named by their files: the files of this batch that hold rows
+        (asked apart, by name only: a second reference to the landed rows in the model's
+        query made staging half as slow again), so a snapshot none of whose files does is
+        known to be empty -#}
+    {%- set marks_empty = files_mode and not settings.snapshot_column -%}
+    {%- set files_with_rows = [] -%}
+    {%- if marks_empty and execute -%}
+        {%- set files_with_rows = run_query(
+            'select distinct landed._metadata.file_name from ' ~ relation
+            ~ ' as landed where ' ~ landed_filter).columns[0].values() -%}
+    {%- endif %}
 
 {{ depends_on_landing_seed(settings.landed_table, 'full_snapshot') }}
 
@@ -63,9 +77,7 @@ source as (
         cast(null as timestamp) as landed_file_modified_at
         {%- endif %}
     from {{ relation }} as landed
-    where
-        {{ cdc_landing_files_filter('full_snapshot', settings.landed_table, 'landed') }}
-        and {{ cdc_files_not_staged('full_snapshot', 'landed', check_columns=false) }}
+    where {{ landed_filter }}
 
 ),
 
@@ -214,7 +226,7 @@ applied_snapshots as (
 ),
 {%- endif %}
 
-{%- if files_mode and not settings.snapshot_column %}
+{%- if marks_empty %}
 
 listed_snapshots as (
 
@@ -222,12 +234,14 @@ listed_snapshots as (
     select
         named.snapshot_text,
         {{ full_snapshot_time('named.snapshot_text') }} as snapshot_at,
+        named.file_name,
         named.file_path,
         named.modified_at
     from (
         select
             {{ snapshot_text.replace('source.landed_file_name', 'listed.file_name') }}
                 as snapshot_text,
+            listed.file_name,
             listed.file_path,
             listed.modified_at
         from {{ ref('stg_full_snapshot__landed_files') }} as listed
@@ -266,18 +280,20 @@ empty_snapshots as (
         from listed_snapshots
         where listed_snapshots.snapshot_at is not null
         group by listed_snapshots.snapshot_at
+        having count_if(
+            {%- if files_with_rows %}
+            listed_snapshots.file_name in ({{ sql_string_list(files_with_rows) }})
+            {%- else %}
+            false
+            {%- endif %}
+        ) = 0
     ) as timed
-    where
-        timed.order_key not in (
-            select distinct_rows.order_key from distinct_rows
-            where distinct_rows.order_key is not null
-        )
-        {%- if is_incremental() %}
-        and timed.order_key not in (
-            select this_table.order_key from {{ this }} as this_table
-            where this_table.order_key is not null
-        )
-        {%- endif %}
+    {%- if is_incremental() %}
+    left anti join (
+        select distinct this_table.order_key from {{ this }} as this_table
+    ) as staged_snapshots
+        on timed.order_key = staged_snapshots.order_key
+    {%- endif %}
 
 ),
 {%- endif %}
@@ -290,7 +306,7 @@ new_rows as (
     left anti join staged
         on distinct_rows.row_hash = staged.row_hash
     {%- endif %}
-    {%- if files_mode and not settings.snapshot_column %}
+    {%- if marks_empty %}
 
     union all
 
