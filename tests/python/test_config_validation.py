@@ -100,6 +100,24 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="full snapshot without its snapshot column outside files mode",
         ),
         pytest.param(
+            {
+                "cdc_tables": tables_with(
+                    "price_list_copy",
+                    {
+                        "source_system": "full_snapshot",
+                        "key_columns": ["sku"],
+                        "columns": {"sku": "string"},
+                        "landed_table": "PRICE_LIST_EXTRACTS",
+                        "snapshot_column": "extracted_at",
+                    },
+                )
+            },
+            "full_snapshot: cdc_tables.price_list and cdc_tables.price_list_copy both land in "
+            "'PRICE_LIST_EXTRACTS' (landed_table, default the table's name): give each table "
+            "its own",
+            id="two full-snapshot tables in one landed table",
+        ),
+        pytest.param(
             {"cdc_tables": changed("price_list", snapshot_column="extracted at")},
             "cdc_identifier: cdc_tables.price_list.snapshot_column is 'extracted at', which is "
             "not an identifier",
