@@ -57,6 +57,17 @@
         {%- set files_with_rows = run_query(
             'select distinct landed._metadata.file_name from ' ~ relation
             ~ ' as landed where ' ~ landed_filter).columns[0].values() -%}
+    {%- endif -%}
+    {#- and the snapshots those files name: the staged rows a copy can be of are read by
+        a literal list, so Parquet's min/max of order_key skips the other snapshots' files -#}
+    {%- set batch_order_keys = [] -%}
+    {%- if marks_empty and execute and is_incremental() and files_with_rows -%}
+        {%- set batch_order_keys = run_query(
+            'select distinct date_format('
+            ~ full_snapshot_time(snapshot_text.replace('source.landed_file_name', 'named.file_name'))
+            ~ ", 'yyyyMMddHHmmssSSSSSS') from (select explode(array("
+            ~ sql_string_list(files_with_rows) ~ ')) as file_name) as named'
+        ).columns[0].values() -%}
     {%- endif %}
 
 {{ depends_on_landing_seed(settings.landed_table, 'full_snapshot') }}
@@ -210,10 +221,20 @@ staged as (
        of those) #}
     select this_table.row_hash, this_table.order_key
     from {{ this }} as this_table
+    {%- if marks_empty %}
+    {%- set named_keys = batch_order_keys | reject('none') | list %}
+    where
+        {{ 'this_table.order_key in (' ~ sql_string_list(named_keys) ~ ')'
+           if named_keys else 'false' }}
+        {%- if none in batch_order_keys %}
+        or this_table.order_key is null
+        {%- endif %}
+    {%- else %}
     left semi join (
         select distinct distinct_rows.order_key from distinct_rows
     ) as batch_snapshots
         on this_table.order_key <=> batch_snapshots.order_key
+    {%- endif %}
 
 ),
 
