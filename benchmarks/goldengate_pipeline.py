@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -39,7 +38,7 @@ import pyarrow.parquet as pq
 
 from benchmarks.goldengate_baseline_job import TRAIL
 from benchmarks.goldengate_staging import CDC_TABLES, TABLES
-from benchmarks.staging_run import pipeline_beside_baseline, staging_arguments
+from benchmarks.staging_run import generated_before, pipeline_beside_baseline, staging_arguments
 
 JSON_FOLDER = "ogg_json_messages"
 TRAIL_TABLES = {spec.name: CDC_TABLES[spec.name] for spec in TABLES}
@@ -72,10 +71,10 @@ def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
         "append_fraction": args.append_fraction,
         "seed": args.seed,
     }
+    reused = generated_before(data, parameters)
+    if reused is not None:
+        return reused
     stamp = data / "stamp.json"
-    if stamp.exists() and json.loads(stamp.read_text()).get("parameters") == parameters:
-        return dict(json.loads(stamp.read_text()))
-    shutil.rmtree(data, ignore_errors=True)
     started = time.monotonic()
     sim = simulate(args.changes, keys=args.keys, seed=args.seed, tables=TABLES)
     options = Options(chunk_size=args.chunk_size, records_per_file=100_000)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from benchmarks.openedge_baseline_job import TABLES
-from benchmarks.staging_run import pipeline_beside_baseline, staging_arguments
+from benchmarks.staging_run import generated_before, pipeline_beside_baseline, staging_arguments
 
 SELECT = [
     "path:models/staging/openedge_cdc",
@@ -66,10 +65,10 @@ def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
         "append_fraction": args.append_fraction,
         "seed": args.seed,
     }
+    reused = generated_before(data, parameters)
+    if reused is not None:
+        return reused
     stamp = data / "stamp.json"
-    if stamp.exists() and json.loads(stamp.read_text()).get("parameters") == parameters:
-        return dict(json.loads(stamp.read_text()))
-    shutil.rmtree(data, ignore_errors=True)
     started = time.monotonic()
     sim = simulate(args.changes, keys=args.keys, seed=args.seed, tables=(CUSTOMER, ITEM, VISIT))
     emitted = emit(sim, split_share=args.split_share, seed=args.seed)

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -39,7 +38,7 @@ import pyarrow.parquet as pq
 
 from benchmarks.qlik_kafka_baseline_job import TABLES
 from benchmarks.qlik_kafka_staging import DUPLICATES, dbt_vars, options, tables
-from benchmarks.staging_run import pipeline_beside_baseline, staging_arguments
+from benchmarks.staging_run import generated_before, pipeline_beside_baseline, staging_arguments
 from cdc_simulator.qlik_kafka import Producer, write_topics
 from cdc_simulator.table_model import simulate
 
@@ -67,10 +66,10 @@ def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
         "append_fraction": args.append_fraction,
         "seed": args.seed,
     }
+    reused = generated_before(data, parameters)
+    if reused is not None:
+        return reused
     stamp = data / "stamp.json"
-    if stamp.exists() and json.loads(stamp.read_text()).get("parameters") == parameters:
-        return dict(json.loads(stamp.read_text()))
-    shutil.rmtree(data, ignore_errors=True)
     data.mkdir(parents=True)
     started = time.monotonic()
     sim = simulate(args.changes, keys=args.keys, seed=args.seed, tables=tables())

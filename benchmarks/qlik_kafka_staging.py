@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -36,6 +35,7 @@ import pyarrow.parquet as pq
 from benchmarks.staging_run import (
     RunFailed,
     count_rows,
+    generated_before,
     staging_arguments,
     timed_run,
     write_result,
@@ -65,10 +65,10 @@ def tables() -> tuple[TableSpec, ...]:
 def generate(landing: Path, args: argparse.Namespace) -> dict[str, Any]:
     """The landing for the parameters, reused when already generated with them."""
     parameters = {"changes": args.changes, "keys": args.keys, "seed": args.seed}
+    reused = generated_before(landing, parameters)
+    if reused is not None:
+        return reused
     stamp = landing / "stamp.json"
-    if stamp.exists() and json.loads(stamp.read_text()).get("parameters") == parameters:
-        return json.loads(stamp.read_text())
-    shutil.rmtree(landing, ignore_errors=True)
     started = time.monotonic()
     sim = simulate(args.changes, keys=args.keys, seed=args.seed, tables=tables())
     producer = Producer(sim, options(), seed=args.seed)

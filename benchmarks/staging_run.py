@@ -41,6 +41,19 @@ def staging_arguments(
     return parser
 
 
+def generated_before(folder: Path, parameters: Mapping[str, object]) -> dict[str, object] | None:
+    """What an earlier generation into `folder` recorded in its stamp.json, when it was made
+    with these `parameters` (the data is reused); otherwise None, with `folder` removed, for
+    the caller to generate afresh and write the stamp."""
+    stamp = folder / "stamp.json"
+    if stamp.exists():
+        recorded = json.loads(stamp.read_text())
+        if recorded.get("parameters") == dict(parameters):
+            return dict(recorded)
+    shutil.rmtree(folder, ignore_errors=True)
+    return None
+
+
 class RunFailed(RuntimeError):
     """cdc-dbt run exited with an error; the message names its log."""
 

@@ -121,15 +121,15 @@ typed as (
             ~ " is landed as text: cdc_tables." ~ table_name
             ~ ".column_encodings must say how it holds the bytes (hex or base64)") }}
         {%- endif %}
-        {%- set typed_value = cdc_binary_from_text(raw, encoding) %}
         {%- set error_text = cdc_binary_text_error(column.name, encoding) %}
         {%- elif column.type == 'string' %}
-        {%- set typed_value = 'cast(' ~ raw ~ ' as string)' %}
+        {%- set encoding = none %}
         {%- set error_text = none %}
         {%- else %}
-        {%- set typed_value = 'try_cast(' ~ raw ~ ' as ' ~ column.type ~ ')' %}
+        {%- set encoding = none %}
         {%- set error_text = 'value of ' ~ column.name ~ ' does not convert to ' ~ column.type %}
         {%- endif %}
+        {%- set typed_value = cdc_typed_value(raw, column.type, encoding) %}
         {{ cdc_value_text(typed_value, column.type) }} as text_{{ loop.index }},
         {%- if error_text %}
         case

@@ -51,7 +51,7 @@
             case
                 when
                     {{ row }}.pk[{{ sql_string_literal(column.name) }}] is not null
-                    and {{ idm_jdbc_typed_value(
+                    and {{ cdc_typed_value(
                         row ~ '.pk[' ~ sql_string_literal(column.name) ~ ']', column.type,
                         encoding
                     ) }} is null
@@ -86,7 +86,7 @@
                     {{ row }}.event_type in (1, 2, 3)
                     and lower({{ row }}.column_name) = {{ sql_string_literal(column.name) }}
                     and {{ row }}.{{ side }} is not null
-                    and {{ idm_jdbc_typed_value(
+                    and {{ cdc_typed_value(
                         row ~ '.' ~ side, column.type, encoding) }} is null
                     then {{ sql_string_literal(
                         cdc_binary_text_error(column.name, encoding, side)

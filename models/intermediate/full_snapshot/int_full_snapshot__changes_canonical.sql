@@ -37,29 +37,17 @@ derived as (
 
     select
         {{ sql_string_literal(table_name) }} as source_table,
-        table_changes.*
+        table_changes.*,
+        coalesce(table_changes.after_values, table_changes.before_values)
+            as row_image,
+        {{ cdc_pk_map(cdc_key_columns(table_name),
+            'coalesce(table_changes.after_values, table_changes.before_values)') }} as pk
     from ({{ full_snapshot_changes(table_name, plan.since) }}) as table_changes
     {%- if not loop.last %}
 
     union all
     {%- endif %}
     {%- endfor %}
-
-),
-
-keyed as (
-
-    select
-        derived.*,
-        coalesce(derived.after_values, derived.before_values) as row_image,
-        case derived.source_table
-            {%- for table_name in cdc_tables_of('full_snapshot') %}
-            when {{ sql_string_literal(table_name) }}
-                then {{ cdc_pk_map(cdc_key_columns(table_name),
-                    'coalesce(derived.after_values, derived.before_values)') }}
-            {%- endfor %}
-        end as pk
-    from derived
 
 ),
 
@@ -70,66 +58,66 @@ canonical as (
         sha2(
             concat_ws(
                 '|', 'full_snapshot', {{ sql_string_literal(order_scope) }},
-                keyed.source_table, keyed.order_key, keyed.pk_string
+                derived.source_table, derived.order_key, derived.pk_string
             ),
             256
         ) as change_id,
         'full_snapshot' as source_system,
         {{ sql_string_literal(instance) }} as source_instance,
-        case keyed.source_table
+        case derived.source_table
             {%- for table_name in cdc_tables_of('full_snapshot') %}
             when {{ sql_string_literal(table_name) }}
                 then {{ sql_string_literal(
                     cdc_table_config(table_name).get('source_schema', '')) }}
             {%- endfor %}
         end as source_schema,
-        keyed.source_table,
-        lower(keyed.source_table) as source_table_norm,
+        derived.source_table,
+        lower(derived.source_table) as source_table_norm,
 
         ---------- operation
-        keyed.op,
+        derived.op,
         cast(null as string) as control_op,
-        keyed.is_first_snapshot as is_snapshot,
-        keyed.op in ('U', 'D') as has_before_image,
+        derived.is_first_snapshot as is_snapshot,
+        derived.op in ('U', 'D') as has_before_image,
 
         ---------- key
-        keyed.pk,
-        keyed.pk_string,
+        derived.pk,
+        derived.pk_string,
         cast(null as map<string, string>) as pk_before,  -- noqa: LT01
         false as pk_changed,
 
         ---------- ordering (spec F.3): the snapshot's time
         {{ sql_string_literal(order_scope) }} as order_scope,
-        keyed.order_key,
-        keyed.snapshot_text as txn_id,
+        derived.order_key,
+        derived.snapshot_text as txn_id,
         cast(null as bigint) as txn_seq,
         cast(null as boolean) as txn_last,
-        keyed.snapshot_at as commit_ts,
-        keyed.snapshot_at as op_ts,
-        keyed.snapshot_at as effective_at,
+        derived.snapshot_at as commit_ts,
+        derived.snapshot_at as op_ts,
+        derived.snapshot_at as effective_at,
 
         ---------- images
-        case keyed.op
-            when 'I' then map_keys(keyed.after_values)
+        case derived.op
+            when 'I' then map_keys(derived.after_values)
             when 'U'
                 then filter(
-                    map_keys(keyed.after_values),
+                    map_keys(derived.after_values),
                     column_name -> not (
-                        keyed.after_values[column_name]
-                        <=> keyed.before_values[column_name]
+                        derived.after_values[column_name]
+                        <=> derived.before_values[column_name]
                     )
                 )
         end as changed_columns,
-        map_keys(keyed.row_image) as present_columns,
-        keyed.before_values as before_image,
-        keyed.after_values as after_image,
+        map_keys(derived.row_image) as present_columns,
+        derived.before_values as before_image,
+        derived.after_values as after_image,
         true as image_complete,
         false as needs_lookup,
         cast(array() as array<string>) as flags,
-        keyed.landed_file as raw_source,
-        concat(keyed.snapshot_text, ':', keyed.pk_string) as raw_key,
-        keyed.loaded_at
-    from keyed
+        derived.landed_file as raw_source,
+        concat(derived.snapshot_text, ':', derived.pk_string) as raw_key,
+        derived.loaded_at
+    from derived
 
 )
 
