@@ -59,7 +59,7 @@
     {#- the history options (cdc_history_options) are the same for every source system -#}
     {%- set allowed = system.get('required_keys', []) + system.get('optional_keys', []) + [
         'track_history_columns', 'track_history_except_columns', 'ignore_null_updates',
-        'suppress_duplicate_updates'] -%}
+        'suppress_duplicate_updates', 'bitemporal'] -%}
     {%- for key in table -%}
         {%- if key not in allowed -%}
             {{ exceptions.raise_compiler_error(

@@ -5,13 +5,16 @@
         - tracked: the column names whose change opens a new version, or none when every
           change does (no option set);
         - ignore_null: the column names whose NULL in an update (U) keeps the previous
-          value.
+          value;
+        - bitemporal: whether the table records system time (int_<table>__history_known,
+          dim_<table>_history_bitemporal, <table>_as_of(point, known_at); README
+          "Bitemporal history").
 
         The keys: track_history_columns (the tracked columns) or
         track_history_except_columns (every column but these), never both;
         suppress_duplicate_updates (true: an update that changes no column opens no
         version, i.e. every column is tracked); ignore_null_updates (true for every non-key
-        column, or a list of columns). A column named in any of them must be one of the
+        column, or a list of columns); bitemporal (true or false). A column named in any of them must be one of the
         table's columns; a key column can be neither untracked nor ignored (a key never
         changes within its versions, and an update always carries it). -#}
     {%- set table = cdc_table_config(table_name) -%}
@@ -64,6 +67,12 @@
             ~ "'") }}
     {%- endif -%}
 
+    {%- set bitemporal = table.get('bitemporal', false) -%}
+    {%- if bitemporal is not boolean -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": bitemporal must be true or false, got '" ~ bitemporal ~ "'") }}
+    {%- endif -%}
+
     {%- set tracked = none -%}
     {%- if listed.track_history_columns is not none -%}
         {%- set tracked = names | select('in', listed.track_history_columns) | list
@@ -79,5 +88,5 @@
     {%- elif ignore_null is none or ignore_null is sameas false -%}
         {%- set ignore_null = [] -%}
     {%- endif -%}
-    {{ return({'tracked': tracked, 'ignore_null': ignore_null}) }}
+    {{ return({'tracked': tracked, 'ignore_null': ignore_null, 'bitemporal': bitemporal}) }}
 {% endmacro %}

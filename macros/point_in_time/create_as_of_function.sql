@@ -3,8 +3,11 @@
         point_in_time_query for any point given at query time. With consistent, the
         transaction-consistent <schema>.<table>_as_of_consistent(point STRING): the same
         rows at cdc_consistent_point(point), the newest transaction boundary at or before
-        the point with no incomplete transaction before it. Nothing when the function
-        already has this definition (cdc_replace_function). -#}
+        the point with no incomplete transaction before it. For a table with history option
+        bitemporal, <table>_as_of(point STRING, known_at STRING DEFAULT NULL): given
+        known_at, the rows as the warehouse knew them then (point_in_time_known_query);
+        without it, as before. Nothing when the function already has this definition
+        (cdc_replace_function). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set returns = ['pk_string string'] -%}
     {%- for column in columns -%}
@@ -20,6 +23,19 @@
             point_in_time_query(
                 table_name, 'point_query.point', columns,
                 point_query=cdc_consistent_point(table_name, 'point'))) }}
+    {%- elif cdc_history_options(table_name, columns).bitemporal -%}
+        {#- the parameter qualified by the function's name: the record has a column
+            known_at too -#}
+        {%- set known_at = table_name ~ '_as_of.known_at' -%}
+        {{ cdc_replace_function(
+            table_name ~ '_as_of',
+            '(point string, known_at string default null)'
+                ~ signature.split('(point string)', 1)[1],
+            'select * from (\n' ~ point_in_time_query(table_name, 'point', columns)
+            ~ '\n) as known_now where ' ~ known_at ~ ' is null'
+            ~ '\nunion all\nselect * from (\n'
+            ~ point_in_time_known_query(table_name, 'point', known_at, columns)
+            ~ '\n) as known_then where ' ~ known_at ~ ' is not null') }}
     {%- else -%}
         {{ cdc_replace_function(
             table_name ~ '_as_of', signature,

@@ -17,6 +17,10 @@
     {#- the consistent function reads the format's transaction boundaries
         (cdc_consistent_point) #}
     -- depends_on: {{ ref('int_' ~ cdc_table_config(table_name).source_system ~ '__transaction_boundaries') }}
+    {%- if cdc_table_config(table_name).get('bitemporal', false) %}
+    {#- a bitemporal table's function reads its record of system time #}
+    -- depends_on: {{ ref('int_' ~ table_name ~ '__history_known') }}
+    {%- endif %}
     {{ point_in_time_query(table_name, sql_string_literal(var('as_of'))) }}
     {%- endif -%}
 {% endmacro %}

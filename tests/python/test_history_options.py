@@ -21,6 +21,29 @@ Columns (id, name, city, last_seen); key id. Changes by order (change_seq number
 A sixth table, h_trunc (no option), has its own changes: 10 I k1 A, 20 I k2 B, 30 TRUNCATE,
 40 I k1 A2, and late (batch 2) 25 U k2 B2.
 
+h_plain, h_all and h_trunc also set `bitemporal` (README "Bitemporal history"), which changes
+none of their histories: it records, beside them, when the warehouse held each version row.
+Each batch's images share one load time, so system time has two values per table, K1 (batch
+1) and K2 (batch 2). The rule: a version row of the history after batch 1 is known from K1;
+one the late changes replaced (the same start, another end, other absorbed values or another
+change_loaded_at) is known until K2; a row the history holds only after batch 2 is known from
+K2. So, by table (known range after the version; "-" open), with EXPECTED_BATCH_1 for the
+histories after batch 1 (h_plain: every change its version, 40 open until the 50 after it;
+h_trunc: k2 from 20 to the TRUNCATE):
+
+    h_plain  key 1: 10-20, 20-30, 30-40, 50-55, 55- [K1, -); 40-50 [K1, K2);
+                    40-45, 45-50 [K2, -)
+             key 2: 60-70 [K1, K2); 60-65, 65-70 [K2, -); 70- D [K1, -)
+    h_all    key 1: 10-30 [K1, -); 30- (Bergen, t4) [K1, K2); 30-45 (Bergen, t4), 45- (Paris,
+                    t4) [K2, -) (45 absorbed 50 and 55; its change_loaded_at is K2)
+             key 2: as h_plain's
+    h_trunc  k1: 10-30, 30-40 T, 40- [K1, -) (no image in batch 2: not replayed)
+             k2: 20-30 [K1, K2); 20-25, 25-30 [K2, -); 30- T [K1, -)
+
+`<table>_as_of(point, known_at)` then answers at K1 what the history said after batch 1
+(h_plain at 45: city NULL, version 40; at 65: Bob in Rome) and at 'latest' what it says now
+(Paris; key 2 Milan), equal to `<table>_as_of(point)` wherever the options shape no version.
+
 What each option must give is written out per table in EXPECTED (after batch 2) and
 EXPECTED_BATCH_1 (the absorbing tables after batch 1). Worked by hand:
 
@@ -69,7 +92,7 @@ COLUMNS = (
     ColumnSpec("last_seen", "string", nullable=True),
 )
 OPTIONS: dict[str, dict[str, Any]] = {
-    "h_plain": {},
+    "h_plain": {"bitemporal": True},
     "h_track": {"track_history_except_columns": ["last_seen"]},
     "h_nulls": {"ignore_null_updates": ["city"]},
     "h_dedup": {"suppress_duplicate_updates": True},
@@ -77,9 +100,11 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "track_history_except_columns": ["last_seen"],
         "ignore_null_updates": ["city"],
         "suppress_duplicate_updates": True,
+        "bitemporal": True,
     },
-    "h_trunc": {},
+    "h_trunc": {"bitemporal": True},
 }
+BITEMPORAL = sorted(name for name, options in OPTIONS.items() if options.get("bitemporal"))
 SPECS = {name: TableSpec(name, COLUMNS, ("id",)) for name in OPTIONS}
 
 Row = tuple[object, ...]
@@ -236,6 +261,23 @@ EXPECTED: dict[str, list[Version]] = {
     ],
 }
 EXPECTED_BATCH_1: dict[str, list[Version]] = {
+    "h_plain": [
+        v(10, 20, "I", 1, "Ann", "Oslo", "t1"),
+        v(20, 30, "U", 1, "Ann", "Oslo", "t2"),
+        v(30, 40, "U", 1, "Ann", "Bergen", "t3"),
+        v(40, 50, "U", 1, "Ann", None, "t4"),
+        v(50, 55, "U", 1, "Ann", None, "t4"),
+        v(55, None, "U", 1, "Ann", None, "t4"),
+        v(60, 70, "I", 2, "Bob", "Rome", "t1"),
+        v(70, None, "D", 2, "Bob", "Milan", "t0", deleted=True),
+    ],
+    "h_trunc": [
+        v(10, 30, "I", 1, "A", None, None),
+        v(30, 40, "T", None, None, None, None, deleted=True),
+        v(40, None, "I", 1, "A2", None, None),
+        v(20, 30, "I", 2, "B", None, None),
+        v(30, None, "T", None, None, None, None, deleted=True),
+    ],
     "h_track": [
         v(10, 30, "I", 1, "Ann", "Oslo", "t2"),
         v(30, 40, "U", 1, "Ann", "Bergen", "t3"),
@@ -248,6 +290,44 @@ EXPECTED_BATCH_1: dict[str, list[Version]] = {
         v(30, None, "U", 1, "Ann", "Bergen", "t4"),
         v(60, 70, "I", 2, "Bob", "Rome", "t1"),
         v(70, None, "D", 2, "Bob", "Milan", "t0", deleted=True),
+    ],
+}
+
+
+# a version row with its known range in system time: 1 is K1, 2 is K2, None open
+BITEMPORAL_EXPECTED: dict[str, list[tuple[object, ...]]] = {
+    "h_plain": [
+        (*v(10, 20, "I", 1, "Ann", "Oslo", "t1"), 1, None),
+        (*v(20, 30, "U", 1, "Ann", "Oslo", "t2"), 1, None),
+        (*v(30, 40, "U", 1, "Ann", "Bergen", "t3"), 1, None),
+        (*v(40, 45, "U", 1, "Ann", None, "t4"), 2, None),
+        (*v(40, 50, "U", 1, "Ann", None, "t4"), 1, 2),
+        (*v(45, 50, "U", 1, "Ann", "Paris", "t4b"), 2, None),
+        (*v(50, 55, "U", 1, "Ann", None, "t4"), 1, None),
+        (*v(55, None, "U", 1, "Ann", None, "t4"), 1, None),
+        (*v(60, 65, "I", 2, "Bob", "Rome", "t1"), 2, None),
+        (*v(60, 70, "I", 2, "Bob", "Rome", "t1"), 1, 2),
+        (*v(65, 70, "U", 2, "Bob", "Milan", "t0"), 2, None),
+        (*v(70, None, "D", 2, "Bob", "Milan", "t0", deleted=True), 1, None),
+    ],
+    "h_all": [
+        (*v(10, 30, "I", 1, "Ann", "Oslo", "t2"), 1, None),
+        (*v(30, 45, "U", 1, "Ann", "Bergen", "t4"), 2, None),
+        (*v(30, None, "U", 1, "Ann", "Bergen", "t4"), 1, 2),
+        (*v(45, None, "U", 1, "Ann", "Paris", "t4"), 2, None),
+        (*v(60, 65, "I", 2, "Bob", "Rome", "t1"), 2, None),
+        (*v(60, 70, "I", 2, "Bob", "Rome", "t1"), 1, 2),
+        (*v(65, 70, "U", 2, "Bob", "Milan", "t0"), 2, None),
+        (*v(70, None, "D", 2, "Bob", "Milan", "t0", deleted=True), 1, None),
+    ],
+    "h_trunc": [
+        (*v(10, 30, "I", 1, "A", None, None), 1, None),
+        (*v(30, 40, "T", None, None, None, None, deleted=True), 1, None),
+        (*v(40, None, "I", 1, "A2", None, None), 1, None),
+        (*v(20, 25, "I", 2, "B", None, None), 2, None),
+        (*v(20, 30, "I", 2, "B", None, None), 1, 2),
+        (*v(25, 30, "U", 2, "B2", None, None), 2, None),
+        (*v(30, None, "T", None, None, None, None, deleted=True), 1, None),
     ],
 }
 
@@ -287,7 +367,15 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
         vars=dbt_vars(root),
         project_dir=project,
     )
-    return {"after_batch_1": after_batch_1}
+    recorded = spark.sql(f"select count(*) from {SCHEMA}.int_h_plain__history_known").first()[0]
+    # the record of system time is never rebuilt: --full-refresh with nothing new adds nothing
+    run_dbt(
+        ["run", "--full-refresh", "--select", "int_h_plain__history_known"],
+        schema=SCHEMA,
+        vars=dbt_vars(root),
+        project_dir=project,
+    )
+    return {"after_batch_1": after_batch_1, "recorded": recorded}
 
 
 @pytest.mark.parametrize("table", sorted(EXPECTED_BATCH_1))
@@ -317,6 +405,94 @@ def test_current_state_follows_the_options(built: dict[str, Any], spark: Any) ->
         "h_all": [(1, "Paris", "t4")],
         "h_trunc": [(1, None, None)],
     }
+
+
+def load_times(spark: Any, table: str) -> list[Any]:
+    """The table's system times, oldest first: its images' load times (K1, K2)."""
+    rows = spark.sql(
+        f"select distinct loaded_at from {SCHEMA}.int_{table}__change_images order by 1"
+    ).collect()
+    return [row[0] for row in rows]
+
+
+@pytest.mark.parametrize("table", BITEMPORAL)
+def test_bitemporal_history_is_worked_out_by_hand(
+    built: dict[str, Any], spark: Any, table: str
+) -> None:
+    """Every version row the history held, with its known range in system time (module
+    docstring): K1 and K2 are the two batches' load times. The rows known now are the
+    history's."""
+    times = load_times(spark, table)
+    assert len(times) == 2, times
+    epoch = {times[0]: 1, times[1]: 2, None: None}
+    rows = spark.sql(
+        f"select valid_from_order_key, valid_to_order_key, is_deleted, change_op,"
+        f" id, name, city, last_seen, known_from, known_to"
+        f" from {SCHEMA}.dim_{table}_history_bitemporal"
+        " order by pk_string, valid_from_order_key, known_from"
+    ).collect()
+    got = [
+        (number(row[0]), number(row[1]), *row[2:8], epoch[row[8]], epoch[row[9]]) for row in rows
+    ]
+
+    def order(row: tuple[object, ...]) -> tuple[str, str]:
+        return (repr(row[4]), repr(row[:2] + row[8:]))
+
+    assert sorted(got, key=order) == sorted(BITEMPORAL_EXPECTED[table], key=order)
+    now = spark.sql(
+        f"select count(*) from {SCHEMA}.dim_{table}_history_bitemporal where is_known_now"
+    ).first()[0]
+    assert now == len(EXPECTED[table])
+
+
+def test_a_rerun_and_a_full_refresh_keep_the_record(built: dict[str, Any], spark: Any) -> None:
+    """The record of system time is what the warehouse said: a --full-refresh run of it with
+    nothing new loaded neither rebuilds it (its rows would all be learned anew) nor adds a
+    row."""
+    rows = spark.sql(f"select count(*) from {SCHEMA}.int_h_plain__history_known").first()[0]
+    assert rows == built["recorded"] == 12 + 2  # each of 12 facts learned, 2 given up
+    learned_at_k1 = spark.sql(
+        f"select count(*) from {SCHEMA}.dim_h_plain_history_bitemporal"
+        " where known_from = (select min(known_at) from"
+        f" {SCHEMA}.int_h_plain__history_known)"
+    ).first()[0]
+    assert learned_at_k1 == 8
+
+
+def test_point_in_time_as_known_then(built: dict[str, Any], spark: Any) -> None:
+    """<table>_as_of(point, known_at): at K1 what the history said after batch 1, at
+    'latest' (or any time after K2) what it says now, before K1 nothing; the same as
+    <table>_as_of(point) where no option shapes versions; a known_at that names no time
+    stops the query."""
+    times = {table: [str(time) for time in load_times(spark, table)] for table in BITEMPORAL}
+
+    def at(table: str, point: int, known_at: str | None = None) -> list[Sequence[object]]:
+        """The table's rows at change `point`, as known at `known_at` (K1, K2: the table's
+        own load times; its staging ran apart from the other tables')."""
+        known_at = {"K1": times[table][0], "K2": times[table][1]}.get(known_at, known_at)
+        arguments = f"'{change_seq(point, table)}'" + (f", '{known_at}'" if known_at else "")
+        return column(
+            spark,
+            f"select id, name, city, last_seen, last_op from {SCHEMA}.{table}_as_of({arguments})"
+            " order by id",
+        )
+
+    assert at("h_plain", 45, "K1") == [(1, "Ann", None, "t4", "U")]
+    assert at("h_plain", 45, "K2") == [(1, "Ann", "Paris", "t4b", "U")]
+    assert at("h_plain", 65, "K1") == [(1, "Ann", None, "t4", "U"), (2, "Bob", "Rome", "t1", "I")]
+    assert at("h_plain", 65, "latest") == [
+        (1, "Ann", None, "t4", "U"),
+        (2, "Bob", "Milan", "t0", "U"),
+    ]
+    assert at("h_plain", 65, "2000-01-01") == []
+    assert at("h_all", 65, "K1") == [(1, "Ann", "Bergen", "t4", "U"), (2, "Bob", "Rome", "t1", "I")]
+    assert at("h_trunc", 26, "K1") == [(1, "A", None, None, "I"), (2, "B", None, None, "I")]
+    assert at("h_trunc", 26, "K2") == [(1, "A", None, None, "I"), (2, "B2", None, None, "U")]
+    for table in ("h_plain", "h_trunc"):
+        for point in (10, 25, 35, 45, 55, 65, 75):
+            assert at(table, point, "latest") == at(table, point), (table, point)
+    with pytest.raises(Exception, match="known_at must be latest or a timestamp, got yesterday"):
+        at("h_plain", 45, "yesterday")
 
 
 def test_point_in_time_keeps_a_value_that_a_null_update_ignores(

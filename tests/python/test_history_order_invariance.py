@@ -16,6 +16,14 @@ the buckets of the rows each run stages, `int_qlik_ct__changes_logged`), with no
 before-image left in quarantine; and the `<set>_one` tables must differ from one another
 wherever their options say they should (else the options would not have been exercised).
 
+Bitemporal history (README "Bitemporal history") on two option sets: business-time answers
+must not depend on batching, system-time answers must follow the batches. So after every
+run the fixture keeps what dim_<table>_history and `<table>_as_of(point)` said then, with the
+run's load time K_i; at the end, for both arrivals, the versions dim_<table>_history_bitemporal
+holds as known at K_i must be that run's history, row for row, and `<table>_as_of(point, K_i)`
+that run's answers (for the set whose versions are its states); the versions known now must
+be equal between the two arrivals.
+
 Property-based over the simulator's seeds: each run draws a seed (or takes CDC_ORDER_SEED),
 and every assertion names it, so a failure is reproduced with that seed. A drawn seed is kept
 only if its changes can exercise every option (an update of nothing but `notes`, which the
@@ -80,13 +88,23 @@ SEED = int(os.environ.get("CDC_ORDER_SEED") or draw_seed())
 # views take about 3,900 a table (README "Known limits").
 OPTIONS: dict[str, dict[str, Any]] = {
     "oi_track": {"track_history_except_columns": ["notes"]},
-    "oi_nulls": {"ignore_null_updates": ["manager_id", "notes"]},
+    "oi_nulls": {"ignore_null_updates": ["manager_id", "notes"], "bitemporal": True},
     "oi_all": {
         "track_history_columns": ["employee_id", "first_name", "salary", "manager_id"],
         "ignore_null_updates": True,
         "suppress_duplicate_updates": True,
+        "bitemporal": True,
     },
 }
+BITEMPORAL = [
+    f"{name}_{arrival}"
+    for name, options in sorted(OPTIONS.items())
+    if options.get("bitemporal")
+    for arrival in ("one", "many")
+]
+# the history's columns, as dim_<table>_history_bitemporal has them too
+HISTORY_COLUMNS = "* except (valid_to_bucket)"
+KNOWN_COLUMNS = "* except (known_from, known_to, is_known_now, version_hash)"
 TABLES = {
     f"{name}_{arrival}": {"source_system": "qlik_ct", "key_columns": ["employee_id"], **options}
     for name, options in OPTIONS.items()
@@ -138,8 +156,39 @@ def difference(spark: Any, left: str, right: str) -> list[Any]:
     )
 
 
+def rows_of(spark: Any, query: str) -> list[tuple[object, ...]]:
+    """A query's rows as tuples, in a stable order (NULLs included)."""
+    return sorted((tuple(row) for row in spark.sql(query).collect()), key=repr)
+
+
+def points_of(sim: Any) -> list[str]:
+    """Four points spread over the changes (just after the first change, a quarter, half and
+    three quarters of them) that fall between the same changes in every table: the
+    renumbered change_seq of the change (`renumbered`) with the table's digits 99."""
+    changes = sorted(change.change_seq for change in sim.changes)
+    chosen = [changes[int(len(changes) * share)] for share in (0.0, 0.25, 0.5, 0.75)]
+    return [f"{seq[:16]}{int(seq[16:]):017d}99" for seq in chosen]
+
+
+def said_then(spark: Any, table: str, points: list[str]) -> dict[str, Any]:
+    """What the warehouse says of a bitemporal table right after a run: its load time, its
+    history, and its as_of at each point."""
+    return {
+        "known_at": spark.sql(
+            f"select cast(max(loaded_at) as string) from {SCHEMA}.int_{table}__change_images"
+        ).first()[0],
+        "history": rows_of(spark, f"select {HISTORY_COLUMNS} from {SCHEMA}.dim_{table}_history"),
+        "as_of": {
+            point: rows_of(
+                spark, f"select * except (previous_image) from {SCHEMA}.{table}_as_of('{point}')"
+            )
+            for point in points
+        },
+    }
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory, run_dbt: Any) -> dict[str, Any]:
+def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> dict[str, Any]:
     work = tmp_path_factory.mktemp("history_order")
     project = project_with_tables(work / "project", TABLES)
     root = work / "landing"
@@ -147,6 +196,8 @@ def built(tmp_path_factory: pytest.TempPathFactory, run_dbt: Any) -> dict[str, A
     rng = random.Random(SEED)
     every_row = emit(sim.changes, (EMPLOYEES,))["employees"]
     spread = batches_of(every_row, rng)
+    points = points_of(sim)
+    said: dict[str, list[dict[str, Any]]] = {}
     for index in range(BATCHES):
         rows: dict[str, list[Any]] = {}
         for name in TABLES:
@@ -158,7 +209,9 @@ def built(tmp_path_factory: pytest.TempPathFactory, run_dbt: Any) -> dict[str, A
         baseline = {name: sim.baseline["employees"] for name in TABLES} if index == 0 else None
         write_parquet(root, rows, baseline, tables=SPECS, files=2, shuffle=True, seed=SEED + index)
         run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root), project_dir=project)
-    return {"sim": sim, "spread": [len(batch) for batch in spread]}
+        for table in BITEMPORAL:
+            said.setdefault(table, []).append(said_then(spark, table, points))
+    return {"sim": sim, "spread": [len(batch) for batch in spread], "said": said}
 
 
 @pytest.mark.parametrize("option_set", sorted(OPTIONS))
@@ -239,3 +292,47 @@ def test_the_options_were_exercised(built: dict[str, Any], spark: Any) -> None:
         """
     ).first()[0]
     assert coalesced > 0, f"seed {SEED}: no NULL update was ignored"
+
+
+@pytest.mark.parametrize("table", BITEMPORAL)
+def test_the_bitemporal_history_known_at_each_run_is_that_runs_history(
+    built: dict[str, Any], spark: Any, table: str
+) -> None:
+    """System time follows the batches: the versions known at run i's load time are the
+    history as run i left it, and as_of(point, K_i) answers as as_of(point) did then (for
+    oi_nulls, whose versions are its states; oi_all's versions absorb later states)."""
+    for index, then in enumerate(built["said"][table]):
+        known_at = then["known_at"]
+        known = rows_of(
+            spark,
+            f"select {KNOWN_COLUMNS} from {SCHEMA}.dim_{table}_history_bitemporal"
+            f" where known_from <= timestamp '{known_at}'"
+            f" and (known_to is null or known_to > timestamp '{known_at}')",
+        )
+        message = f"seed {SEED} (CDC_ORDER_SEED), {table} after run {index + 1} ({known_at})"
+        assert known == then["history"], message
+        if table.startswith("oi_nulls"):
+            for point, rows in then["as_of"].items():
+                answered = rows_of(
+                    spark,
+                    f"select * except (previous_image)"
+                    f" from {SCHEMA}.{table}_as_of('{point}', '{known_at}')",
+                )
+                assert answered == rows, f"{message}, as_of('{point}', known_at)"
+
+
+@pytest.mark.parametrize("option_set", sorted({name.rsplit("_", 1)[0] for name in BITEMPORAL}))
+def test_business_time_known_now_does_not_depend_on_batching(
+    built: dict[str, Any], spark: Any, option_set: str
+) -> None:
+    """The versions known now are equal for one batch and shuffled batches (the load time,
+    change ids and the table's digits of the order keys aside, as for the histories)."""
+    one, many = (
+        compared(f"dim_{option_set}_{arrival}_history_bitemporal").replace(
+            "select * except (", "select * except (known_from, known_to, version_hash, "
+        )
+        + " where is_known_now"
+        for arrival in ("one", "many")
+    )
+    assert spark.sql(one).count() > 0
+    assert difference(spark, one, many) == [], f"seed {SEED} (CDC_ORDER_SEED): {option_set}"
