@@ -59,11 +59,19 @@ class RunFailed(RuntimeError):
 
 
 def timed_run(
-    run_dir: Path, select: list[str], variables: Mapping[str, object], *, fresh: bool = True
+    run_dir: Path,
+    select: list[str],
+    variables: Mapping[str, object],
+    *,
+    fresh: bool = True,
+    project_dir: Path = PROJECT_DIR,
+    log_name: str | None = None,
 ) -> dict[str, object]:
     """`cdc-dbt run --select <select> --vars <variables>` in a fresh `run_dir` (its own Derby
     metastore and warehouse; `fresh=False`: on what an earlier run there left, an incremental
-    run): the wall time and each model's seconds, slowest first."""
+    run) of the project at `project_dir` (a copy: cdc_simulator.project_copy): the wall time
+    and each model's seconds, slowest first. The output goes to `run_dir/<log_name>`
+    (default run.log, or incremental_run.log when not fresh)."""
     if fresh:
         shutil.rmtree(run_dir, ignore_errors=True)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -82,9 +90,9 @@ def timed_run(
         json.dumps(variables),
     ]
     started = time.monotonic()
-    done = subprocess.run(command, cwd=PROJECT_DIR, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=project_dir, env=env, capture_output=True, text=True)
     seconds = time.monotonic() - started
-    log = run_dir / ("run.log" if fresh else "incremental_run.log")
+    log = run_dir / (log_name or ("run.log" if fresh else "incremental_run.log"))
     log.write_text(done.stdout + done.stderr)
     if done.returncode != 0:
         raise RunFailed(f"cdc-dbt run failed ({done.returncode}); see {log}")

@@ -22,7 +22,7 @@ SHIPPED_TABLES: dict[str, Any] = SHIPPED_VARS["cdc_tables"]
 QLIK_KEYS = (
     "source_system, key_columns, source_schema, column_types, column_encodings, lob_columns, "
     "images_complete, columns, track_history_columns, track_history_except_columns, "
-    "ignore_null_updates, suppress_duplicate_updates"
+    "ignore_null_updates, suppress_duplicate_updates, bitemporal"
 )
 NOT_AN_IDENTIFIER = (
     "is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$); names reach SQL as identifiers"
@@ -255,6 +255,12 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             "cdc_history_options: table 'acct' in var cdc_tables: suppress_duplicate_updates "
             "must be true or false, got 'yes'",
             id="duplicate suppression not a boolean",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("acct", bitemporal="on")},
+            "cdc_history_options: table 'acct' in var cdc_tables: bitemporal must be true or "
+            "false, got 'on'",
+            id="bitemporal not a boolean",
         ),
         pytest.param(
             {"qlik_ct_header_prefix": "h'"},

@@ -25,6 +25,20 @@ or present again I, values differ U, absent after present D):
   [s2, s4), never a delete at s3. s1 landed again changes nothing;
   F is quarantined (its snapshot was applied), as are X ('latest') and Y (no such day).
 
+fs_prices is also bitemporal (README "Bitemporal history"): each run's changes carry their
+snapshots' staging time, R1 or R2, and the run-2 snapshots touch every key, so by the rule
+(a version row of run 1's history that run 2's lacks is known over [R1, R2), one both hold
+from R1 on, one only run 2's holds from R2 on):
+
+    A  s1-s3 10, s3- 12: [R1, R2);  s1-s2 10, s2-s3 11, s3-s5 12, s5- deleted: [R2, -)
+    B  s1-s3 20, s3- deleted: [R1, R2);  s1-s2 20, s2-s4 deleted, s4-s5 25, s5- deleted: [R2, -)
+    C  s1-s3 3.00: [R1, -);  s3- (the note): [R1, R2);  s3-s5, s5- deleted: [R2, -)
+    E  s2-s3 1.00, s3- deleted: [R2, -)
+    K  s3-: [R1, R2);  s3-s5, s5- deleted: [R2, -)
+
+So fs_prices_as_of('2024-01-02 12:00:00', R1) is A 10, B 20, C 3 (what run 1 said of that
+day), and at 'latest' A 11, C 3, E 1 (B deleted at s2).
+
 **fs_one and fs_shuffled, against the table model.** The same random table (hostile texts,
 NULL and '', binary, timestamps, key updates) snapshotted eight times a day apart
 (cdc_simulator/full_snapshots.py): fs_one lands every snapshot in run 1 (one split in two
@@ -33,7 +47,7 @@ one of run 1's again under another name in run 3. Both must give, at every snaps
 a day after it and before the first, exactly the snapshot in force (`<table>_as_of`); equal
 histories and change logs (batching must not matter); the last snapshot as current state; and
 nothing quarantined. Run 3 is a `dbt build`: every data test of the three tables passes. Run 4,
-with nothing new, changes no staged row, change, image or version.
+with nothing new, changes no staged row, change, image, version or record of system time.
 """
 
 from __future__ import annotations
@@ -77,6 +91,7 @@ TABLES: dict[str, Any] = {
     "fs_prices": {
         "source_system": "full_snapshot",
         "source_schema": "SHOP",
+        "bitemporal": True,
         "key_columns": ["sku"],
         "columns": {
             "sku": "string",
@@ -197,6 +212,7 @@ def _counts(spark: Any) -> dict[str, Any]:
         "int_full_snapshot__changes_canonical",
         *(f"int_{table}__change_images" for table in TABLES),
         *(f"dim_{table}_history" for table in TABLES),
+        "int_fs_prices__history_known",
     ):
         counts[relation] = tuple(
             spark.sql(
@@ -327,6 +343,72 @@ def test_a_late_snapshot_is_placed_in_order(spark: Any, built: dict[str, Any]) -
     )
     # before run 2, B was deleted at s3
     assert ("sku=B", _day(3), None, True, d("20.00")) in built["after_run_1"]["versions"]
+
+
+def test_a_late_snapshot_shows_in_system_time_from_when_it_landed(
+    spark: Any, built: dict[str, Any]
+) -> None:
+    """fs_prices' bitemporal history and as-of (module docstring): run 1's versions that
+    the late s2 replaced are known until run 2's load time, R2; the day between s2 and s3
+    reads as run 1 said it at R1, as run 2 says it now."""
+    times = [
+        row[0]
+        for row in spark.sql(
+            f"select distinct loaded_at from {SCHEMA}.int_fs_prices__change_images order by 1"
+        ).collect()
+    ]
+    assert len(times) == 2, times
+    epoch = {times[0]: "R1", times[1]: "R2", None: None}
+    got = sorted(
+        (
+            (row[0], row[1].day, row[2] and row[2].day, row[3], epoch[row[4]], epoch[row[5]])
+            for row in spark.sql(
+                "select pk_string, valid_from, valid_to, is_deleted, known_from, known_to"
+                f" from {SCHEMA}.dim_fs_prices_history_bitemporal"
+            ).collect()
+        ),
+        key=repr,
+    )
+    earlier, now = ("R1", "R2"), ("R2", None)
+    assert got == sorted(
+        [
+            ("sku=A", 1, 3, False, *earlier),
+            ("sku=A", 3, None, False, *earlier),
+            ("sku=A", 1, 2, False, *now),
+            ("sku=A", 2, 3, False, *now),
+            ("sku=A", 3, 5, False, *now),
+            ("sku=A", 5, None, True, *now),
+            ("sku=B", 1, 3, False, *earlier),
+            ("sku=B", 3, None, True, *earlier),
+            ("sku=B", 1, 2, False, *now),
+            ("sku=B", 2, 4, True, *now),
+            ("sku=B", 4, 5, False, *now),
+            ("sku=B", 5, None, True, *now),
+            ("sku=C", 1, 3, False, "R1", None),
+            ("sku=C", 3, None, False, *earlier),
+            ("sku=C", 3, 5, False, *now),
+            ("sku=C", 5, None, True, *now),
+            ("sku=E", 2, 3, False, *now),
+            ("sku=E", 3, None, True, *now),
+            (K_PK, 3, None, False, *earlier),
+            (K_PK, 3, 5, False, *now),
+            (K_PK, 5, None, True, *now),
+        ],
+        key=repr,
+    )
+
+    def prices(known_at: str) -> list[tuple[Any, ...]]:
+        return [
+            tuple(row)
+            for row in spark.sql(
+                f"select sku, price from {SCHEMA}.fs_prices_as_of("
+                f"'2024-01-02 12:00:00', '{known_at}') order by sku"
+            ).collect()
+        ]
+
+    d = Decimal
+    assert prices(str(times[0])) == [("A", d("10.00")), ("B", d("20.00")), ("C", d("3.00"))]
+    assert prices("latest") == [("A", d("11.00")), ("C", d("3.00")), ("E", d("1.00"))]
 
 
 def test_prices_values_survive_as_landed(spark: Any, built: dict[str, Any]) -> None:

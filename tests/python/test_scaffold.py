@@ -342,6 +342,31 @@ def test_a_format_without_tables_keeps_no_files(project: Project) -> None:
     assert not (root / "models/staging/idm_jdbc").exists()
 
 
+def test_a_template_with_when_renders_only_for_tables_that_set_the_option(
+    project: Project,
+) -> None:
+    """`[# output: ... when bitemporal #]`: the bitemporal models and their YAML exist for a
+    table with bitemporal true only; taking the option off removes them."""
+    tables = {**TABLES, "hr": {**TABLES["hr"], "bitemporal": True}}
+    root = project(tables)
+    assert run(root) == 0
+    written = set(scaffold.generated_files_on_disk(root))
+    assert "models/intermediate/history_known/int_hr__history_known.sql" in written
+    assert "models/marts/hr/dim_hr_history_bitemporal.sql" in written
+    assert not any("ledger__history_known" in path for path in written)
+    assert not any("ledger_history_bitemporal" in path for path in written)
+    known = models_of(root / "models/intermediate/history_known/_history_known__models.yml")
+    assert list(known) == ["int_hr__history_known"]
+    assert "dim_hr_history_bitemporal" in models_of(root / "models/marts/hr/_hr__models.yml")
+    assert "dim_ledger_history_bitemporal" not in models_of(
+        root / "models/marts/ledger/_ledger__models.yml"
+    )
+    _write_project(root, TABLES)
+    assert run(root) == 0
+    assert not (root / "models/intermediate/history_known").exists()
+    assert "dim_hr_history_bitemporal" not in models_of(root / "models/marts/hr/_hr__models.yml")
+
+
 def test_one_table_only(project: Project) -> None:
     root = project()
     assert run(root, "--table", "person") == 0
