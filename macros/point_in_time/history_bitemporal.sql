@@ -9,6 +9,8 @@
     {%- if not table.get('bitemporal', false) -%}
         {{ config(enabled=false) }}
     {%- else -%}
+    {#- a view: a table would be written again whole by every run that adds to the record -#}
+    {{ config(materialized='view') }}
     {%- set names = cdc_table_columns(table_name) | map(attribute='name') | list %}
 with
 
