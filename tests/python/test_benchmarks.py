@@ -766,3 +766,31 @@ def test_full_snapshot_generator_counts_the_changes_its_snapshots_imply(tmp_path
         previous[key] != last[key] for key in previous.keys() & last.keys()
     )
     assert info["later_model_changes"] == later and info["last_snapshot_rows"] == len(last)
+
+
+def test_bitemporal_generator_lands_every_change_table_row_once_in_change_order(
+    tmp_path: Path,
+) -> None:
+    """benchmarks.bitemporal_history's batches: every row the simulator emits lands in exactly
+    one batch, the batches in change order (each batch's change_seqs after the one before),
+    the full load with the first; a second call with the same parameters reuses them."""
+    from benchmarks import bitemporal_history
+
+    args = bitemporal_history.parse_args(
+        ["--changes", "300", "--keys", "40", "--batches", "3", "--work", str(tmp_path)]
+    )
+    info = bitemporal_history.generate(tmp_path / "data", args)
+    batches = [
+        [
+            row["header__change_seq"]
+            for path in sorted((tmp_path / "data" / f"batch_{index}").glob("employees__ct/*"))
+            for row in pq.read_table(path).to_pylist()
+        ]
+        for index in range(3)
+    ]
+    assert sum(len(batch) for batch in batches) == info["change_table_rows"]
+    assert all(batch for batch in batches)
+    assert all(max(before) <= min(after) for before, after in itertools.pairwise(batches))
+    assert (tmp_path / "data" / "batch_0" / "employees").is_dir()
+    assert not (tmp_path / "data" / "batch_1" / "employees").exists()
+    assert bitemporal_history.generate(tmp_path / "data", args) == info
