@@ -21,9 +21,8 @@
         value. The window recomputes every state from the images, so a late earlier image
         re-coalesces the states after it.
 
-        The window runs only where it is needed: when the table's images are complete
-        (cdc_tables.<table>.images_complete; the default is the source system's, var
-        cdc_source_systems) and no column ignores NULL updates, the state is the image
+        The window runs only where it is needed: when the table's images are complete and
+        no column ignores NULL updates (cdc_states_are_images), the state is the image
         itself, with no window.
 
         A U that changed the key (spec F.5 step 2) continues the old key's state: its K image
@@ -42,15 +41,6 @@
     {%- if images is none or images == '' -%}
         {{ exceptions.raise_compiler_error("cdc_state_images: images (a CTE name) is required") }}
     {%- endif -%}
-    {%- set table = cdc_table_config(table_name) -%}
-    {%- set system_default = cdc_source_system_config(table.source_system).get(
-        'images_complete', false) -%}
-    {%- set images_complete = table.get('images_complete', system_default) -%}
-    {%- if images_complete is not boolean -%}
-        {{ exceptions.raise_compiler_error(
-            "cdc_state_images: images_complete of table '" ~ table_name
-            ~ "' in var cdc_tables must be true or false, got " ~ images_complete) }}
-    {%- endif -%}
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set ignore_null = cdc_history_options(table_name, columns).ignore_null -%}
     {#- the query is indented to stand as a CTE body: `    {{ cdc_state_images(...) }}` -#}
@@ -58,7 +48,7 @@
     {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
     {%- set steps = (chain_limit - 1).bit_length() -%}
     {%- set followed = 2 ** steps -%}
-    {%- if images_complete and not ignore_null -%}
+    {%- if cdc_states_are_images(table_name, columns) -%}
     select * from {{ images }}
     {%- else -%}
     with

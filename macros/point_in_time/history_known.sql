@@ -11,7 +11,11 @@
         the key's history is computed from the images loaded by then (a replica: its key and
         change ids prefixed with the load time, so that the state and version windows of
         cdc_state_images and history_versions, which partition by key and pair key moves by
-        change id, keep replicas apart), with the table's history options. The facts of a
+        change id, keep replicas apart), with the table's history options. Where states
+        merge over lineages (partial images, ignored NULL updates: cdc_states_are_images)
+        and the table has key moves, a key continues the state of the key it moved from, so
+        a replica then holds every key's images, and only the touched keys' versions are
+        kept: such a table pays for all its images each run. The facts of a
         replica that the one before it (or, for the first, the record) lacks are learned at
         its load time; the facts it lacks are given up then. So a first build replays every
         load time the images hold, and a run reads only the keys with new images.
@@ -50,13 +54,19 @@
     {%- set newer_than = ' and images.loaded_at > timestamp ' ~ sql_string_literal(since)
         if since else '' -%}
     {#- the TRUNCATE fan-out only for a table with a TRUNCATE, and the keys a new one
-        teaches about (an aggregate over every key) only when one was loaded since -#}
-    {%- set truncates = run_query(
-        'select count(*), count_if(true' ~ newer_than ~ ') from ' ~ images_relation
-        ~ " as images where images.image_oper = 'T'"
-    ).rows[0] if execute and model.resource_type == 'model' else [0, 0] -%}
-    {%- set has_truncates = truncates[0] > 0 -%}
-    {%- set has_new_truncates = truncates[1] > 0 -%}
+        teaches about (an aggregate over every key) only when one was loaded since; key
+        moves, for whole replicas -#}
+    {%- set found = run_query(
+        "select count_if(images.image_oper = 'T'), count_if(images.image_oper = 'T'"
+        ~ newer_than ~ "), count_if(images.image_oper = 'K') from " ~ images_relation
+        ~ " as images where images.image_oper in ('T', 'K')"
+    ).rows[0] if execute and model.resource_type == 'model' else [0, 0, 0] -%}
+    {%- set has_truncates = found[0] > 0 -%}
+    {%- set has_new_truncates = found[1] > 0 -%}
+    {#- where states merge over lineages (cdc_states_are_images false), a key moved to
+        continues the state of the key it moved from: a replica then holds every key's
+        images (one replica per load time), not the touched key's alone -#}
+    {%- set whole_replicas = found[2] > 0 and not cdc_states_are_images(table_name, columns) -%}
     {%- set fact_columns = ['pk_string'] + names + [
         'is_deleted', 'valid_from', 'valid_to', 'valid_from_order_key',
         'valid_to_order_key', 'change_op', 'change_id', 'order_scope',
@@ -115,9 +125,20 @@ load_times as (
 
 ),
 
+{%- if whole_replicas %}
+
+replica_load_times as (
+
+    select distinct load_times.known_at, load_times.replica
+    from load_times
+
+),
+{%- endif %}
+
 replica_images as (
 
-    {# the key's images as the warehouse held them at each new load time #}
+    {# the key's images (whole replicas: every key's) as the warehouse held them at
+       each new load time #}
     select
         concat(load_times.replica, images.change_id) as change_id,
         images.source_system,
@@ -130,11 +151,17 @@ replica_images as (
             change_id, source_system, source_table, order_scope, order_key,
             effective_at, pk_string
         )
+    {%- if whole_replicas %}
+    from replica_load_times as load_times
+    inner join images
+        on images.loaded_at <= load_times.known_at
+    {%- else %}
     from load_times
     inner join images
         on
             images.pk_string = load_times.pk_string
             and images.loaded_at <= load_times.known_at
+    {%- endif %}
 
 ),
 {%- if has_truncates %}
@@ -166,15 +193,23 @@ replay as (
             change_id, source_system, source_table, order_scope, order_key,
             effective_at, pk_string
         )
+    {%- if whole_replicas %}
+    from replica_load_times as load_times
+    {%- else %}
     from load_times
+    {%- endif %}
     inner join images as truncates
         on
             truncates.image_oper = 'T'
             and truncates.loaded_at <= load_times.known_at
     inner join replica_first_seen
         on
+            {%- if whole_replicas %}
+            startswith(replica_first_seen.pk_string, load_times.replica)
+            {%- else %}
             replica_first_seen.pk_string
             = concat(load_times.replica, load_times.pk_string)
+            {%- endif %}
             and replica_first_seen.first_order_key < truncates.order_key
 
 ),
