@@ -41,6 +41,7 @@ from pathlib import Path
 from benchmarks.staging_run import (
     PROJECT_DIR,
     RunFailed,
+    count_rows,
     generated_before,
     timed_run,
     write_result,
@@ -124,25 +125,6 @@ def model_seconds(run: dict[str, object], name: str) -> float | None:
     return next((item["seconds"] for item in models if item["model"] == name), None)
 
 
-def queries(run_dir: Path, statements: Sequence[str]) -> list[object]:
-    """Each statement's first value (None for one that returns no row), in a Spark session on
-    the run's metastore (after cdc-dbt has exited: Derby lets one process in)."""
-    os.environ["CDC_LOCAL_DIR"] = str(run_dir)
-    from python_udfs.session import build_spark_session, prepare_environment, spark_settings
-
-    prepare_environment(PROJECT_DIR)
-    _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
-    spark = build_spark_session(settings)
-    try:
-        values = []
-        for statement in statements:
-            row = spark.sql(statement).first()
-            values.append(None if row is None else row[0])
-        return values
-    finally:
-        spark.stop()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     work = args.work.resolve()
@@ -188,8 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sys.executable,
                 "-c",
                 "import sys; from pathlib import Path;"
-                " from benchmarks.bitemporal_history import queries;"
-                " queries(Path(sys.argv[1]), sys.argv[2:])",
+                " from benchmarks.staging_run import count_rows;"
+                " count_rows(Path(sys.argv[1]), dict(enumerate(sys.argv[2:])))",
                 str(run_dir),
                 "drop table if exists cdc.record_of_the_runs",
                 f"create table cdc.record_of_the_runs as {RECORD_FACTS}",
@@ -220,32 +202,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" from cdc.dim_{TABLE}_history_bitemporal where is_known_now"
     )
     history = f"select * except (valid_to_bucket) from cdc.{HISTORY}"
-    differing, records, load_times, versions, known, missing_now, extra_now = queries(
+    checks = count_rows(
         run_dir,
-        [
-            f"select count(*) from ((select * from cdc.record_of_the_runs except all"
-            f" {RECORD_FACTS}) union all ({RECORD_FACTS} except all"
-            f" select * from cdc.record_of_the_runs))",
-            f"select count(*) from cdc.{RECORD}",
-            f"select count(distinct known_at) from cdc.{RECORD}",
-            f"select count(*) from cdc.{HISTORY}",
-            f"select count(*) from ({known_now})",
-            f"select count(*) from (({history}) except all ({known_now}))",
-            f"select count(*) from (({known_now}) except all ({history}))",
-        ],
+        {
+            "replay_differs_from_runs": f"select count(*) from ((select * from"
+            f" cdc.record_of_the_runs except all {RECORD_FACTS}) union all ({RECORD_FACTS}"
+            " except all select * from cdc.record_of_the_runs))",
+            "record_rows": f"select count(*) from cdc.{RECORD}",
+            "load_times": f"select count(distinct known_at) from cdc.{RECORD}",
+            "history_versions": f"select count(*) from cdc.{HISTORY}",
+            "known_now": f"select count(*) from ({known_now})",
+            "history_rows_not_known_now": f"select count(*) from (({history}) except all"
+            f" ({known_now}))",
+            "known_now_not_in_history": f"select count(*) from (({known_now}) except all"
+            f" ({history}))",
+        },
     )
-    result["checks"] = {
-        "replay_differs_from_runs": differing,
-        "record_rows": records,
-        "load_times": load_times,
-        "history_versions": versions,
-        "known_now": known,
-        "history_rows_not_known_now": missing_now,
-        "known_now_not_in_history": extra_now,
-    }
+    result["checks"] = checks
     write_result(args.json, result)
     print(json.dumps(result, indent=2, default=str))
-    failed = differing or missing_now or extra_now
+    failed = (
+        checks["replay_differs_from_runs"]
+        or checks["history_rows_not_known_now"]
+        or checks["known_now_not_in_history"]
+    )
     return 1 if failed else 0
 
 

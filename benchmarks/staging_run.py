@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 
@@ -109,10 +110,11 @@ def timed_run(
 
 def count_rows(
     run_dir: Path, queries: dict[str, str], timings: dict[str, float] | None = None
-) -> dict[str, int]:
+) -> dict[str, Any]:
     """Each query's single number, read in a Spark session on the run's metastore (after
-    cdc-dbt has exited: Derby lets one process in). With `timings`, each query's seconds go
-    there too: a count over a view is the view computed once."""
+    cdc-dbt has exited: Derby lets one process in); None for a statement that returns no
+    row (DDL). With `timings`, each query's seconds go there too: a count over a view is
+    the view computed once."""
     os.environ["CDC_LOCAL_DIR"] = str(run_dir)
     from python_udfs.session import build_spark_session, prepare_environment, spark_settings
 
@@ -123,7 +125,8 @@ def count_rows(
         counts = {}
         for name, query in queries.items():
             started = time.monotonic()
-            counts[name] = spark.sql(query).first()[0]
+            row = spark.sql(query).first()
+            counts[name] = None if row is None else row[0]
             if timings is not None:
                 timings[name] = round(time.monotonic() - started, 1)
         return counts

@@ -16,16 +16,8 @@
                 else {{ point }}
             end
         else coalesce({{ alias }}.effective_at, timestamp '0001-01-01 00:00:00')
-            <= coalesce(
-                case
-                    when {{ point }} rlike {{ sql_string_literal(cdc_timestamp_pattern()) }}
-                        then try_cast({{ point }} as timestamp)
-                end,
-                raise_error(concat(
-                    {{ sql_string_literal(subject ~ ' must be latest, an order_key'
-                        ~ ' (digits) or a timestamp, got ') }},
-                    coalesce({{ point }}, 'NULL')
-                ))
-            )
+            <= {{ cdc_checked_time(
+                point, subject ~ ' must be latest, an order_key (digits) or a timestamp, got ')
+            }}
     end
 {%- endmacro %}

@@ -16,7 +16,8 @@
     {%- do returns.extend([
         'last_op string', 'last_order_key string', 'last_changed_at timestamp',
         'last_change_id string', 'previous_image map<string, string>']) -%}
-    {%- set signature = '(point string)\n    returns table (' ~ returns | join(', ') ~ ')' -%}
+    {%- set returns_table = '\n    returns table (' ~ returns | join(', ') ~ ')' -%}
+    {%- set signature = '(point string)' ~ returns_table -%}
     {%- if consistent -%}
         {{ cdc_replace_function(
             table_name ~ '_as_of_consistent', signature,
@@ -24,13 +25,12 @@
                 table_name, 'point_query.point', columns,
                 point_query=cdc_consistent_point(table_name, 'point'))) }}
     {%- elif cdc_history_options(table_name, columns).bitemporal -%}
-        {#- the parameter qualified by the function's name: the record has a column
-            known_at too -#}
+        {#- the parameter qualified by the function's name, apart from any column of
+            that name -#}
         {%- set known_at = table_name ~ '_as_of.known_at' -%}
         {{ cdc_replace_function(
             table_name ~ '_as_of',
-            '(point string, known_at string default null)'
-                ~ signature.split('(point string)', 1)[1],
+            '(point string, known_at string default null)' ~ returns_table,
             'select * from (\n' ~ point_in_time_query(table_name, 'point', columns)
             ~ '\n) as known_now where ' ~ known_at ~ ' is null'
             ~ '\nunion all\nselect * from (\n'

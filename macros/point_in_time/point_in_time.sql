@@ -18,8 +18,8 @@
         (cdc_consistent_point) #}
     -- depends_on: {{ ref('int_' ~ cdc_table_config(table_name).source_system ~ '__transaction_boundaries') }}
     {%- if cdc_table_config(table_name).get('bitemporal', false) %}
-    {#- a bitemporal table's function reads its record of system time #}
-    -- depends_on: {{ ref('int_' ~ table_name ~ '__history_known') }}
+    {#- a bitemporal table's function reads its history as known then #}
+    -- depends_on: {{ ref('dim_' ~ table_name ~ '_history_bitemporal') }}
     {%- endif %}
     {{ point_in_time_query(table_name, sql_string_literal(var('as_of'))) }}
     {%- endif -%}
