@@ -28,7 +28,9 @@
         A U that changed the key (spec F.5 step 2) continues the old key's state: its K image
         (same change_id, the old key's tombstone) ends the old key's generation and the U
         starts the new key's, and both generations are one lineage, so a column the U's image
-        lacks keeps the old key's value. Lineages follow chains of key moves (A to B to C)
+        lacks keeps the old key's value. The U starts a generation even when no
+        non-existing image of the new key precedes it (the new key's D or K not landed yet):
+        the images before it are an earlier generation of the key, never the moved row's. Lineages follow chains of key moves (A to B to C)
         back to the generation they start from, over the key moves alone, by pointer
         doubling: step k knows each generation's ancestor 2^k moves back, so
         var key_move_chain_limit (cdc_key_move_chain_limit: default 64, rounded up to a
@@ -53,26 +55,51 @@
     {%- else -%}
     with
 
+    key_move_changes as (
+
+        {#- the changes that moved a key: each left a K image (the old key's tombstone) #}
+        select distinct
+            moves.change_id,
+            moves.order_key
+        from {{ images }} as moves
+        where moves.image_oper = 'K'
+
+    ),
+
     generations as (
 
         select
-            key_images.*,
+            key_images.* except (moves_key),
             named_struct(
                 'pk_string', key_images.pk_string,
-                'generation', count_if(not key_images.row_exists) over (
+                'generation', coalesce(count_if(not key_images.row_exists) over (
                     partition by key_images.pk_string
                     order by key_images.order_key, key_images.row_exists
                     rows between unbounded preceding and 1 preceding
+                ), 0) + count_if(key_images.moves_key) over (
+                    partition by key_images.pk_string
+                    order by key_images.order_key, key_images.row_exists
+                    rows between unbounded preceding and current row
                 )
             ) as generation
-        from {{ images }} as key_images
+        from (
+            select
+                images_moved.*,
+                images_moved.image_oper = 'U'
+                and key_move_changes.change_id is not null as moves_key
+            from {{ images }} as images_moved
+            left join key_move_changes
+                on
+                    images_moved.change_id = key_move_changes.change_id
+                    and images_moved.order_key = key_move_changes.order_key
+        ) as key_images
 
     ),
 
     key_moves as (
 
         {#- the generation a key-changing U starts continues the one its K image ends; a
-            generation continues at most one (its earliest such U) #}
+            generation holds at most one such U, its first image (min_by only guards) #}
         select
             moved_to.generation,
             min_by(moved_from.generation, moved_to.order_key) as predecessor
