@@ -194,6 +194,16 @@ def said_then(spark: Any, table: str, points: list[str]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> dict[str, Any]:
+    """The three runs of both arrivals; a run that fails names the seed too."""
+    try:
+        return runs_of_both_arrivals(tmp_path_factory, spark, run_dbt)
+    except Exception as error:
+        raise AssertionError(f"seed {SEED} (CDC_ORDER_SEED): the runs failed: {error}") from error
+
+
+def runs_of_both_arrivals(
+    tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any
+) -> dict[str, Any]:
     work = tmp_path_factory.mktemp("history_order")
     project = project_with_tables(work / "project", TABLES)
     root = work / "landing"
