@@ -30,7 +30,8 @@
         starts the new key's, and both generations are one lineage, so a column the U's image
         lacks keeps the old key's value. The U starts a generation even when no
         non-existing image of the new key precedes it (the new key's D or K not landed yet):
-        the images before it are an earlier generation of the key, never the moved row's. Lineages follow chains of key moves (A to B to C)
+        the images before it are an earlier generation of the key, never the moved row's.
+        Lineages follow chains of key moves (A to B to C)
         back to the generation they start from, over the key moves alone, by pointer
         doubling: step k knows each generation's ancestor 2^k moves back, so
         var key_move_chain_limit (cdc_key_move_chain_limit: default 64, rounded up to a
@@ -66,33 +67,38 @@
 
     ),
 
-    generations as (
+    flagged_images as (
 
         select
-            key_images.* except (moves_key),
+            key_images.*,
+            key_images.image_oper = 'U'
+            and key_move_changes.change_id is not null as moves_key
+        from {{ images }} as key_images
+        left join key_move_changes
+            on
+                key_images.change_id = key_move_changes.change_id
+                and key_images.order_key = key_move_changes.order_key
+
+    ),
+
+    generations as (
+
+        {#- a generation ends after a non-existing image and starts at a key-moving U #}
+        select
+            flagged_images.* except (moves_key),
             named_struct(
-                'pk_string', key_images.pk_string,
-                'generation', coalesce(count_if(not key_images.row_exists) over (
-                    partition by key_images.pk_string
-                    order by key_images.order_key, key_images.row_exists
+                'pk_string', flagged_images.pk_string,
+                'generation', count_if(not flagged_images.row_exists) over (
+                    partition by flagged_images.pk_string
+                    order by flagged_images.order_key, flagged_images.row_exists
                     rows between unbounded preceding and 1 preceding
-                ), 0) + count_if(key_images.moves_key) over (
-                    partition by key_images.pk_string
-                    order by key_images.order_key, key_images.row_exists
+                ) + count_if(flagged_images.moves_key) over (
+                    partition by flagged_images.pk_string
+                    order by flagged_images.order_key, flagged_images.row_exists
                     rows between unbounded preceding and current row
                 )
             ) as generation
-        from (
-            select
-                images_moved.*,
-                images_moved.image_oper = 'U'
-                and key_move_changes.change_id is not null as moves_key
-            from {{ images }} as images_moved
-            left join key_move_changes
-                on
-                    images_moved.change_id = key_move_changes.change_id
-                    and images_moved.order_key = key_move_changes.order_key
-        ) as key_images
+        from flagged_images
 
     ),
 
