@@ -9,7 +9,7 @@ sqlfluff's default; README "SQL lint coverage"). A file `cdc-dbt scaffold` gener
 header comment and one macro call: its literal text is its template's, the same for every
 table (`cdc-dbt scaffold --check` keeps each file equal to its template's output). Linting one
 table's file per template finds what linting every table's would; the others are left out
-(88 of 162 files on the shipped samples, about half of the lint's CPU). What they would still
+(88 of 151 files on the shipped samples, about half of the lint's CPU). What they would still
 add, sqlfluff's own grammar parsing each table's macro output, Spark's parse of every sample
 table's models in the test suite's build does in earnest.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from python_udfs.scaffold import GENERATED_HEADER
+from python_udfs.scaffold import template_of
 
 # the folders sqlfluff lints, less the folders .sqlfluffignore names (tests/generic: macros that
 # need their arguments)
@@ -36,17 +36,6 @@ def ignored_folders(project_dir: Path) -> list[str]:
         for line in ignore_file.read_text(encoding="utf-8").splitlines()
         if line.strip().endswith("/") and not line.strip().startswith("#")
     ]
-
-
-def template_of(path: Path) -> str | None:
-    """The scaffold template a generated file names in its first line, or None (hand-written)."""
-    try:
-        with path.open(encoding="utf-8") as handle:
-            first_line = handle.readline()
-    except (OSError, UnicodeDecodeError):
-        return None
-    found = GENERATED_HEADER.match(first_line)
-    return found.group("template") if found else None
 
 
 def sql_files_to_lint(project_dir: Path) -> list[str]:

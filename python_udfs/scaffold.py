@@ -583,14 +583,21 @@ def plan(
 # ---------- files on disk
 
 
-def is_generated(path: Path) -> bool:
-    """The file starts with the scaffold's header comment."""
+def template_of(path: Path) -> str | None:
+    """The template a generated file names in its header comment (its first line), or None:
+    a hand-written file, or one that cannot be read."""
     try:
         with path.open(encoding="utf-8") as handle:
             first_line = handle.readline()
     except (OSError, UnicodeDecodeError):
-        return False
-    return bool(GENERATED_HEADER.match(first_line))
+        return None
+    found = GENERATED_HEADER.match(first_line)
+    return found.group("template") if found else None
+
+
+def is_generated(path: Path) -> bool:
+    """The file starts with the scaffold's header comment."""
+    return template_of(path) is not None
 
 
 def generated_files_on_disk(project_dir: Path) -> list[str]:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sqlfluff.core import FluffConfig, Linter
 
-from python_udfs.lint_files import main, sql_files_to_lint, template_of
-from python_udfs.scaffold import HEADER_TEXT
+from python_udfs.lint_files import main, sql_files_to_lint
+from python_udfs.scaffold import HEADER_TEXT, template_of
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent.parent
 # a statement breaking several of the project's rules: capitals, trailing spaces, a leading comma
