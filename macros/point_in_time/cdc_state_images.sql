@@ -56,28 +56,22 @@
     {%- else -%}
     with
 
-    key_move_changes as (
-
-        {#- the changes that moved a key: each left a K image (the old key's tombstone) #}
-        select distinct
-            moves.change_id,
-            moves.order_key
-        from {{ images }} as moves
-        where moves.image_oper = 'K'
-
-    ),
-
     flagged_images as (
 
+        {#- a U moved its key when its change (change_id, order_key) also left a K image,
+            the old key's tombstone: a window over the change's images, not a join, so the
+            images are read once here #}
         select
             key_images.*,
             key_images.image_oper = 'U'
-            and key_move_changes.change_id is not null as moves_key
+            and count_if(
+                key_images.image_oper = 'K'
+                and key_images.change_id is not null
+                and key_images.order_key is not null
+            ) over (
+                partition by key_images.change_id, key_images.order_key
+            ) > 0 as moves_key
         from {{ images }} as key_images
-        left join key_move_changes
-            on
-                key_images.change_id = key_move_changes.change_id
-                and key_images.order_key = key_move_changes.order_key
 
     ),
 
@@ -104,18 +98,31 @@
 
     key_moves as (
 
-        {#- the generation a key-changing U starts continues the one its K image ends; a
-            generation holds at most one such U, its first image (min_by only guards) #}
+        {#- the generation a key-changing U starts continues the one its change's K image
+            ends (a window over the change's images, not a self-join: in a view or function
+            Spark would copy the generations' whole plan into each side); a generation
+            holds at most one such U, its first image (min only guards) #}
         select
-            moved_to.generation,
-            min_by(moved_from.generation, moved_to.order_key) as predecessor
-        from generations as moved_to
-        inner join generations as moved_from
-            on
-                moved_to.change_id = moved_from.change_id
-                and moved_to.order_key = moved_from.order_key
-        where moved_to.image_oper = 'U' and moved_from.image_oper = 'K'
-        group by moved_to.generation
+            paired.generation,
+            paired.predecessor
+        from (
+            select
+                generations.generation,
+                generations.image_oper,
+                min(
+                    case
+                        when
+                            generations.image_oper = 'K'
+                            and generations.change_id is not null
+                            and generations.order_key is not null
+                            then generations.generation
+                    end
+                ) over (
+                    partition by generations.change_id, generations.order_key
+                ) as predecessor
+            from generations
+        ) as paired
+        where paired.image_oper = 'U' and paired.predecessor is not null
 
     ),
 

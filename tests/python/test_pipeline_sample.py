@@ -760,6 +760,60 @@ def test_matches_point_in_time_names_a_missing_and_a_doubled_row(
     ), found
 
 
+def test_a_chain_of_key_moves_longer_than_the_limit_stops_the_query(
+    spark: Any, sample_build: Any
+) -> None:
+    """cdc_state_images follows a chain of key moves for up to var key_move_chain_limit
+    moves, rounded up to a power of two, and stops the query, naming the key and the var,
+    on a longer chain. The dbt unit test `test_as_of_follows_a_chain_of_key_moves` (limit
+    3, so four moves are followed) as the sample build compiled it, its images replaced by
+    a row whose key moves four times (7 to 8, 9, 10, 11): key 11 shows key 7's first name;
+    with a fifth move (to 12), the query stops naming key 12."""
+    node = next(
+        result.node
+        for result in sample_build.result.results
+        if result.node.resource_type == "unit_test"
+        and result.node.name == "test_as_of_follows_a_chain_of_key_moves"
+    )
+    fixture = "__dbt__cte__int_employees__change_images"
+    compiled = node.compiled_code
+    assert f"from {fixture}" in compiled, compiled
+
+    def as_of_over_moves(moves: int) -> list[Any]:
+        """The compiled as_of on key 7's insert (first name Ann), then `moves` key moves."""
+        images = [("c0", "000", 7, "I", True)]
+        for move in range(1, moves + 1):
+            change, order_key = f"c{move}", f"{move:03d}"
+            images += [(change, order_key, 6 + move, "K", False)]
+            images += [(change, order_key, 7 + move, "U", True)]
+        rows = " union all ".join(
+            f"select '{change}' as change_id, '{order_key}' as order_key,"
+            f" {key} as employee_id, '{oper}' as image_oper, {exists} as row_exists"
+            for change, order_key, key, oper, exists in images
+        )
+        spark.sql(
+            "create or replace temporary view chain_of_moves as"
+            " select change_id, 'qlik_ct' as source_system, 'employees' as source_table,"
+            " 'qlik:t' as order_scope, order_key, cast(null as timestamp) as effective_at,"
+            " concat('employee_id=', employee_id) as pk_string, image_oper,"
+            " false as is_before_image, row_exists, employee_id,"
+            " if(image_oper = 'I', 'Ann', null) as first_name,"
+            " cast(null as string) as last_name, cast(null as decimal(10, 2)) as salary,"
+            " cast(null as date) as hired_on, cast(null as int) as manager_id,"
+            " cast(null as string) as notes, image_oper = 'I' as image_complete,"
+            " if(image_oper = 'I', array('employee_id', 'first_name'), array('employee_id'))"
+            " as present_columns, cast(null as timestamp) as loaded_at"
+            f" from ({rows})"
+        )
+        return spark.sql(compiled.replace(f"from {fixture}", "from chain_of_moves")).collect()
+
+    [row] = as_of_over_moves(4)
+    assert (row.pk_string, row.first_name) == ("employee_id=11", "Ann"), row
+    with pytest.raises(Exception, match="employees: more than 4 key moves in a row") as raised:
+        as_of_over_moves(5)
+    assert "lead to key employee_id=12; raise var key_move_chain_limit (now 3)" in str(raised.value)
+
+
 def test_validity_is_contiguous_names_broken_intervals_and_keys(
     spark: Any, sample_build: Any
 ) -> None:
