@@ -7,7 +7,9 @@
         snapshot_table must each
         pass cdc_is_identifier; a column type must be a plain Spark type name
         (int, string, decimal(10,2)); a column encoding is hex or base64 and, where columns
-        are declared, names one of them typed binary; images_complete is true or false. The history options (track_history_columns, ...) are allowed for
+        are declared, names one of them typed binary; images_complete is true or false;
+        duplicate_resolution (Qlik change tables) is quarantine or latest_load, and latest_load
+        is not combined with bitemporal. The history options (track_history_columns, ...) are allowed for
         every system and checked against the columns by cdc_history_options. Key columns
         must be
         among the declared columns, if any, and neither list repeats a name (in any case).
@@ -177,6 +179,17 @@
         {{ exceptions.raise_compiler_error(
             where ~ ": images_complete must be true or false, got '"
             ~ table['images_complete'] ~ "'") }}
+    {%- endif -%}
+    {%- set resolution = table.get('duplicate_resolution', 'quarantine') -%}
+    {%- if resolution not in ['quarantine', 'latest_load'] -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": duplicate_resolution must be quarantine or latest_load, got '"
+            ~ resolution ~ "'") }}
+    {%- endif -%}
+    {%- if resolution == 'latest_load' and table.get('bitemporal', false) is sameas true -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ": duplicate_resolution latest_load and bitemporal cannot be set together "
+            ~ "yet (a superseded change would vanish from the record of what was known)") }}
     {%- endif -%}
     {%- if 'source_schema' in table
           and (table['source_schema'] is not string or table['source_schema'] == '') -%}

@@ -21,7 +21,8 @@ SHIPPED_VARS = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["va
 SHIPPED_TABLES: dict[str, Any] = SHIPPED_VARS["cdc_tables"]
 QLIK_KEYS = (
     "source_system, key_columns, source_schema, column_types, column_encodings, lob_columns, "
-    "images_complete, columns, track_history_columns, track_history_except_columns, "
+    "images_complete, columns, duplicate_resolution, track_history_columns, "
+    "track_history_except_columns, "
     "ignore_null_updates, suppress_duplicate_updates, bitemporal"
 )
 NOT_AN_IDENTIFIER = (
@@ -261,6 +262,22 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             "cdc_history_options: table 'acct' in var cdc_tables: bitemporal must be true or "
             "false, got 'on'",
             id="bitemporal not a boolean",
+        ),
+        pytest.param(
+            {"cdc_tables": changed("employees", duplicate_resolution="latest")},
+            "cdc_table_config: table 'employees' in var cdc_tables: duplicate_resolution must "
+            "be quarantine or latest_load, got 'latest'",
+            id="duplicate resolution not a known rule",
+        ),
+        pytest.param(
+            {
+                "cdc_tables": changed(
+                    "employees", duplicate_resolution="latest_load", bitemporal=True
+                )
+            },
+            "cdc_table_config: table 'employees' in var cdc_tables: duplicate_resolution "
+            "latest_load and bitemporal cannot be set together yet",
+            id="latest load kept on a bitemporal table",
         ),
         pytest.param(
             {"qlik_ct_header_prefix": "h'"},
