@@ -6,7 +6,9 @@
         TRUNCATE). It is an increment only when the table
         exists (and this is not --full-refresh), has a watermark (its newest change_loaded_at),
         no new image is a TRUNCATE or lies at or before its key's current version (or, when
-        versions absorb states in place, at or before its key's newest folded image), and its
+        versions absorb states in place, at or before its key's newest folded image; or, for a
+        Qlik table with duplicate_resolution latest_load, at a position where a version
+        starts or ends: it replaces a change), and its
         last write finished (a run killed during a partition overwrite leaves 'started',
         see cdc_write_started). It
         is computed once per run, when the model compiles; history_from_changes records the
@@ -36,10 +38,15 @@
                 is at or after it -#}
             {%- set absorbs = cdc_history_options(
                 table_name, cdc_table_columns(table_name)).tracked is not none -%}
+            {#- a Qlik table keeping the latest load: an image at a position where a version
+                starts or ends replaces the change there (its key may be another) -#}
+            {%- set replaces = cdc_table_config(table_name).source_system == 'qlik_ct'
+                and qlik_ct_keeps_latest_load(table_name) -%}
             {%- set counts = run_query(
                 "select count(*) as new_images, count_if(images.pk_string is null"
                 ~ " or images.order_key <= current_versions.valid_from_order_key"
                 ~ (" or images.order_key <= folded.order_key" if absorbs else "")
+                ~ (" or applied.order_key is not null" if replaces else "")
                 ~ ") as late_images"
                 ~ " from " ~ images ~ " as images"
                 ~ " left join " ~ this ~ " as current_versions"
@@ -49,6 +56,10 @@
                    ~ images ~ " where not is_before_image and loaded_at <= " ~ watermark
                    ~ " group by pk_string) as folded"
                    ~ " on folded.pk_string = images.pk_string" if absorbs else "")
+                ~ (" left join (select distinct order_key from (select valid_from_order_key"
+                   ~ " as order_key from " ~ this ~ " union all select valid_to_order_key"
+                   ~ " from " ~ this ~ ")) as applied on applied.order_key = images.order_key"
+                   if replaces else "")
                 ~ " where not images.is_before_image"
                 ~ " and images.loaded_at > " ~ watermark
             ).rows[0] -%}

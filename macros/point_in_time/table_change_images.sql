@@ -5,14 +5,18 @@
         history, current state and point-in-time models read it. Incremental (append): the
         format images what was staged after the newest image (cdc_watermark); a format
         registered images_rebuildable plans with cdc_append_plan and may image it all
-        again (the cdc_append_reset pre-hook empties the table first).
+        again (the cdc_append_reset pre-hook empties the table first), as may a Qlik table
+        with duplicate_resolution latest_load.
         Disabled when the table is not in var cdc_tables. -#}
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
         {%- set system = cdc_table_config(table_name).source_system -%}
         {%- set pre_hooks = ["{{ cdc_write_started('loaded_at') }}"] -%}
-        {%- if cdc_source_system_config(system).get('images_rebuildable', false) -%}
+        {#- a Qlik table keeping the latest load rebuilds its images when a row supersedes
+            a staged one (qlik_ct_change_images) -#}
+        {%- if cdc_source_system_config(system).get('images_rebuildable', false)
+              or system == 'qlik_ct' and qlik_ct_keeps_latest_load(table_name) -%}
             {%- do pre_hooks.append("{{ cdc_append_reset() }}") -%}
         {%- endif -%}
         {{ config(

@@ -14,17 +14,44 @@
         now (a late before-image), so the images equal a full rebuild's; a run with nothing
         newly staged pairs nothing. Full-load rows not imaged yet are appended too (a full
         load landed after the first build). A run with nothing newly staged and every
-        full-load row imaged is skipped (cdc_nothing_new). -#}
+        full-load row imaged is skipped (cdc_nothing_new). With duplicate_resolution
+        latest_load, a run that stages a row superseding a staged one (flag
+        supersedes_staged) images every staged row again, the table emptied first
+        (cdc_append_reset). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
     {%- set snapshot_order_key = '0' * 35 -%}
+    {#- latest_load: the pre-hook cdc_append_reset reads this run's plan (append unless
+        a superseding row is found below) -#}
+    {%- if qlik_ct_keeps_latest_load(table_name) and execute
+          and model.resource_type == 'model' -%}
+        {%- do graph.setdefault('cdc_append_plans', {}).update({model.unique_id: 'append'}) -%}
+    {%- endif -%}
     {#- nothing staged or landed since the last write read its inputs: skipped unread -#}
     {%- if cdc_inputs_unchanged() -%}
         {{ return(cdc_nothing_new()) }}
     {%- endif -%}
     {%- set watermark = cdc_watermark(ref('stg_qlik_ct__' ~ table_name)) -%}
     {%- set since = watermark.since -%}
+    {#- duplicate_resolution latest_load: a newly staged row that supersedes a staged one
+        takes that one's images away, so the images are built again from every staged row
+        (the cdc_append_reset pre-hook, which table_change_images adds, empties the
+        table first) -#}
+    {%- set latest_load = qlik_ct_keeps_latest_load(table_name) -%}
+    {%- if latest_load and since and watermark.newer > 0 and run_query(
+        'select count(*) from ' ~ ref('stg_qlik_ct__' ~ table_name)
+        ~ " where array_contains(flags, 'supersedes_staged') and loaded_at > timestamp "
+        ~ sql_string_literal(since)
+    ).columns[0].values()[0] > 0 -%}
+        {%- do log('cdc: ' ~ this ~ ': rebuilt: a newly staged row supersedes a staged one',
+                   info=true) -%}
+        {%- set since = none -%}
+    {%- endif -%}
+    {%- if latest_load and execute and model.resource_type == 'model' -%}
+        {%- do graph.setdefault('cdc_append_plans', {}).update(
+            {model.unique_id: 'append' if since else 'rebuild'}) -%}
+    {%- endif -%}
     {%- set nothing_new = since and watermark.newer == 0 -%}
     {%- set snapshot_rows_sql -%}
     select
@@ -59,7 +86,7 @@ keyed as (
     select
         {{ cdc_pk_string_of_row(table_name, columns, 'staged') }} as pk_string,
         staged.*
-    from {{ ref('stg_qlik_ct__' ~ table_name) }} as staged
+    from {{ qlik_ct_staged_rows(table_name) }} as staged
     where staged.is_valid
 
 ),

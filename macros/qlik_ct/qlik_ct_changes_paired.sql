@@ -33,7 +33,7 @@ change_rows as (
         staged.flags,
         staged.loaded_at,
         {{ cdc_image_map(data_columns, 'staged') }} as row_image
-    from {{ ref('stg_qlik_ct__' ~ table_name) }} as staged
+    from {{ qlik_ct_staged_rows(table_name) }} as staged
     where staged.is_valid
 
 ),

@@ -3,7 +3,10 @@
         decoded by the Python UDF (binary, or hex text in the configured byte order) into
         column names, change_seq split into its time (spec A.3: YYYYMMDDHHmmSShh, hh in
         hundredths) and change number, the header fields renamed, the row image typed, and
-        the inputs of the judgement (deliveries of the same key, cast errors). -#}
+        the inputs of the judgement (deliveries of the same key, cast errors; with
+        duplicate_resolution latest_load, the landing times of the key's deliveries: a row
+        landed not from files counts as landed at 0001-01-01, so rows of one table landing
+        tie and none is kept). -#}
     {%- set prefix = var('qlik_ct_header_prefix') -%}
     {%- set seq = 'delivered.' ~ prefix ~ 'change_seq' -%}
     {%- set oper = 'delivered.' ~ prefix ~ 'change_oper' -%}
@@ -47,6 +50,22 @@ decoded as (
         {%- endif %}
             partition by {{ seq }}, {{ oper }}
         ) as deliveries_with_this_key
+        {%- if qlik_ct_keeps_latest_load(table_name) %},
+        {# duplicate_resolution latest_load: the landing times of this key's deliveries
+           (NULL when not landed from files), which decide which one is kept #}
+        collect_list(
+            {%- if layout.malformed_column %}
+            case
+                when delivered.{{ layout.malformed_column }} is null
+                    then coalesce(delivered.landed.modified_at, timestamp '0001-01-01')
+            end
+            {%- else %}
+            coalesce(delivered.landed.modified_at, timestamp '0001-01-01')
+            {%- endif %}
+        ) over (
+            partition by {{ seq }}, {{ oper }}
+        ) as delivery_load_times
+        {%- endif %}
     from delivered
 
 ),
@@ -138,6 +157,10 @@ typed as (
         ---------- judgement inputs
         decoded.deliveries_with_this_key,
         decoded.conflicts_with_staged,
+        {%- if qlik_ct_keeps_latest_load(table_name) %}
+        coalesce(decoded.landed.modified_at, timestamp '0001-01-01') as delivery_load_time,
+        decoded.delivery_load_times,
+        {%- endif %}
         decoded.{{ prefix }}change_seq is not null
         and decoded.{{ prefix }}change_seq rlike '^[0-9]{35}$'
         and decoded.change_seq_at is not null as is_change_seq_valid,

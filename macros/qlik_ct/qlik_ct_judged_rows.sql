@@ -1,9 +1,21 @@
-{% macro qlik_ct_judged_rows(layout, lob_columns=[]) %}
+{% macro qlik_ct_judged_rows(layout, lob_columns=[], latest_load=false) %}
     {#- The CTE `judged` of stage_qlik_change_table: every spec A.12 rule that makes a row
         invalid becomes a '; '-joined invalid_reason (NULL when valid); warnings that do not
         block a row become flags. An INSERT whose mask lacks a data column other than the
         lob_columns is invalid (seed 000: every inserted column has its bit set; a whole
-        table of them is the sign of a wrong var qlik_ct_hex_mask_byte_order). -#}
+        table of them is the sign of a wrong var qlik_ct_hex_mask_byte_order).
+        Rows with one change_seq and change_oper and other content (conflicting duplicates)
+        are all invalid; with latest_load (duplicate_resolution: latest_load) the one whose
+        file landed last is kept (flag latest_load_kept) and the others are invalid as
+        superseded, unless the latest landing time is shared (then all are invalid, as
+        without the option), and a row conflicting with one an earlier run staged is kept
+        (flag supersedes_staged: the staged one is superseded, qlik_ct_staged_rows). -#}
+    {#- latest_load: this row is its key's only delivery of the latest landing time -#}
+    {%- set kept -%}
+        size(filter(
+            typed.delivery_load_times, load_time -> load_time >= typed.delivery_load_time
+        )) = 1
+    {%- endset -%}
     {%- set mask_columns = [] -%}
     {%- for column in layout.data_columns if column.name not in lob_columns -%}
         {%- do mask_columns.append(column.name) -%}
@@ -57,6 +69,19 @@ judged as (
                         ), ', ')
                     )
             end,
+            {%- if latest_load %}
+            case
+                when typed.deliveries_with_this_key = 1 then null
+                when typed.delivery_load_time < array_max(typed.delivery_load_times)
+                    then 'superseded: a row with this change_seq and change_oper and other '
+                    || 'content landed later (duplicate_resolution latest_load)'
+                when size(filter(
+                    typed.delivery_load_times, load_time -> load_time = typed.delivery_load_time
+                )) > 1
+                    then 'conflicting duplicate: another row has this change_seq and change_oper '
+                    || 'and landed at the same time, so none is the latest load'
+            end,
+            {%- else %}
             case
                 when typed.conflicts_with_staged
                     then 'conflicting late duplicate: a row with this change_seq and '
@@ -66,6 +91,7 @@ judged as (
                 when typed.deliveries_with_this_key > 1
                     then 'conflicting duplicate: another row has this change_seq and change_oper'
             end,
+            {%- endif %}
             {%- for name in layout.key_columns %}
             case
                 when not typed.is_truncate and typed.{{ name }} is null
@@ -95,6 +121,16 @@ judged as (
                         then 'delete_mask_has_non_key_bits'
                 end,
                 case when typed.has_header_bits then 'mask_sets_header_bits' end
+                {%- if latest_load %},
+                case
+                    when typed.deliveries_with_this_key > 1 and {{ kept }}
+                        then 'latest_load_kept'
+                end,
+                case
+                    when typed.conflicts_with_staged and {{ kept }}
+                        then 'supersedes_staged'
+                end
+                {%- endif %}
             ),
             flag -> flag is not null
         ) as flags

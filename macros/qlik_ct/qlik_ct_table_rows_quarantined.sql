@@ -14,7 +14,7 @@ with
 
 staged as (
 
-    select * from {{ ref('stg_qlik_ct__' ~ table_name) }}
+    select * from {{ qlik_ct_staged_rows(table_name) }} as stg
 
 ),
 

@@ -40,7 +40,8 @@ with
 
 {{ qlik_ct_judged_rows(
     layout,
-    cdc_table_config(table_name).get('lob_columns', []) | map('lower') | list
+    cdc_table_config(table_name).get('lob_columns', []) | map('lower') | list,
+    qlik_ct_keeps_latest_load(table_name)
 ) }}
 
 final as (
