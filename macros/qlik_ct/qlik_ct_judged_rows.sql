@@ -8,8 +8,9 @@
         are all invalid; with latest_load (duplicate_resolution: latest_load) the one whose
         file landed last is kept (flag latest_load_kept) and the others are invalid as
         superseded, unless the latest landing time is shared (then all are invalid, as
-        without the option), and a row conflicting with one an earlier run staged is kept
-        (flag supersedes_staged: the staged one is superseded, qlik_ct_staged_rows). -#}
+        without the option). A row conflicting with one an earlier run staged is flagged
+        supersedes_staged, and kept unless this run superseded it: the staged one is
+        superseded either way (qlik_ct_staged_rows). -#}
     {#- latest_load: this row is its key's only delivery of the latest landing time -#}
     {%- set kept -%}
         size(filter(
@@ -126,10 +127,9 @@ judged as (
                     when typed.deliveries_with_this_key > 1 and {{ kept }}
                         then 'latest_load_kept'
                 end,
-                case
-                    when typed.conflicts_with_staged and {{ kept }}
-                        then 'supersedes_staged'
-                end
+                {# whether kept or not: a later run's row supersedes the staged one
+                   (qlik_ct_staged_rows), and the images are built again #}
+                case when typed.conflicts_with_staged then 'supersedes_staged' end
                 {%- endif %}
             ),
             flag -> flag is not null

@@ -8,10 +8,12 @@ time, set here (file A before file B before C before D):
 
     run 1, file A:  10 I (1, Ann)   20 I (2, Bob)   30 B (1, Ann) U (1, Anna)
                     40 I (4, Dan)   40 I (4, Dave)          (one file: the same landing time)
+                    50 I (5, Eve)
     run 1, file B:  10 I (1, Ann)   (an exact copy: one delivery, nothing to resolve)
                     20 I (2, Bobby)                          (B landed after A)
     run 2, file C:  30 B (1, Ann) U (1, Annie)   (the B an exact copy, not staged again)
     run 3, file D:  20 I (7, Bobby)              (the same position, another key)
+                    50 I (5, Eva)   50 I (5, Evi)   (one file, both unlike run 1's Eve)
                     60 I (6, Fay)
 
 The rule (latest_load): of rows with one change_seq and change_oper and other content, the one
@@ -28,15 +30,20 @@ quarantined, as without the option. So for d_latest:
 - 30: run 2's Annie supersedes run 1's Anna (`supersedes_staged`); the before-image (Ann)
   is the one of run 1, its copy not staged again.
 - 40: Dan and Dave landed in one file: both quarantined, nothing at 40.
+- 50: run 3's Eva and Evi tie (one file), so neither is kept; but a later run staged rows
+  at 50, which supersede run 1's Eve all the same: the latest load decides, and it applies
+  nothing. Key 5 is gone (`supersedes_staged` flags both, so the images are built again).
 - 60: Fay.
 
-    after run 1: current {1: Anna, 2: Bobby}; after run 3: current {1: Annie, 6: Fay, 7: Bobby}
+    after run 1: current {1: Anna, 2: Bobby, 5: Eve}
+    after run 3: current {1: Annie, 6: Fay, 7: Bobby}
     history after run 3: key 1 10-30 I Ann, 30- U Annie; key 6 60- I Fay; key 7 20- I Bobby
 
-d_plain (quarantine): 20 and 40 quarantined in run 1 (two rows each), run 2's Annie and run 3's
-key 7 quarantined as late conflicting duplicates, run 1's Anna kept:
+d_plain (quarantine): 20 and 40 quarantined in run 1 (two rows each), run 2's Annie, run 3's
+key 7 and run 3's Eva and Evi (also conflicting with each other) quarantined as late
+conflicting duplicates, run 1's Anna and Eve kept:
 
-    after run 3: current {1: Anna, 6: Fay}; history key 1 10-30 Ann, 30- Anna; key 6 60- Fay
+    after run 3: current {1: Anna, 5: Eve, 6: Fay}
 
 No row is dropped: every landed row but the collapsed copies is in the change log or in the
 quarantine, with its reason.
@@ -128,10 +135,16 @@ def file_rows(file: str, table: str) -> list[Row]:
             (30, "U", (1, "Anna"), (1, "Ann")),
             (40, "I", (4, "Dan")),
             (40, "I", (4, "Dave")),
+            (50, "I", (5, "Eve")),
         ],
         "B": [(10, "I", (1, "Ann")), (20, "I", (2, "Bobby"))],
         "C": [(30, "U", (1, "Annie"), (1, "Ann"))],
-        "D": [(20, "I", (7, "Bobby")), (60, "I", (6, "Fay"))],
+        "D": [
+            (20, "I", (7, "Bobby")),
+            (50, "I", (5, "Eva")),
+            (50, "I", (5, "Evi")),
+            (60, "I", (6, "Fay")),
+        ],
     }
     return [row for change in changes[file] for row in ct_rows(table, *change)]
 
@@ -218,12 +231,13 @@ def snapshot(spark: Any) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def test_the_latest_landed_row_is_kept_within_a_run(built: dict[str, Any]) -> None:
-    assert built["after_run_1"]["d_latest"] == [(1, "Anna"), (2, "Bobby")]
-    assert built["after_run_1"]["d_plain"] == [(1, "Anna")]
+    assert built["after_run_1"]["d_latest"] == [(1, "Anna"), (2, "Bobby"), (5, "Eve")]
+    assert built["after_run_1"]["d_plain"] == [(1, "Anna"), (5, "Eve")]
     assert [(number(key), flags) for key, flags in built["after_run_1"]["flags"]] == [
         (10, ""),
         (20, "latest_load_kept"),
         (30, ""),
+        (50, ""),
     ]
 
 
@@ -243,7 +257,7 @@ def test_a_later_run_supersedes_a_staged_row(built: dict[str, Any], spark: Any) 
 
 
 def test_without_the_option_conflicts_stay_quarantined(built: dict[str, Any], spark: Any) -> None:
-    assert current(spark, "d_plain") == [(1, "Anna"), (6, "Fay")]
+    assert current(spark, "d_plain") == [(1, "Anna"), (5, "Eve"), (6, "Fay")]
     quarantined = rows(
         spark,
         "select raw_key, reason from"
@@ -256,6 +270,8 @@ def test_without_the_option_conflicts_stay_quarantined(built: dict[str, Any], sp
         (30, "U", LATE_CONFLICT),
         (40, "I", CONFLICT),
         (40, "I", CONFLICT),
+        (50, "I", f"{LATE_CONFLICT}; {CONFLICT}"),
+        (50, "I", f"{LATE_CONFLICT}; {CONFLICT}"),
     ]
 
 
@@ -276,6 +292,9 @@ def test_every_superseded_row_is_in_the_quarantine_with_why(
             (30, "U", "Anna", SUPERSEDED_LATER_RUN),
             (40, "I", "Dan", TIED),
             (40, "I", "Dave", TIED),
+            (50, "I", "Eva", TIED),
+            (50, "I", "Eve", SUPERSEDED_LATER_RUN),
+            (50, "I", "Evi", TIED),
         ]
     )
 

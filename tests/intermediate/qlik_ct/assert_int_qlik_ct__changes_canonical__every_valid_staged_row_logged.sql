@@ -2,7 +2,8 @@
 {#- Completeness between staging and the log: every valid I, U, D or TRUNCATE
     row of every Qlik staging model has its change in the format's canonical
     changes (what fct_cdc_changes unions). Returns the rows that went missing on
-    the way. #}
+    the way. Valid as their readers take them (qlik_ct_staged_rows): a row that a
+    later load superseded (duplicate_resolution latest_load) is not logged. #}
 
 with
 
@@ -12,7 +13,7 @@ with
     select
         staged.source_table,
         staged.raw_key
-    from {{ ref('stg_qlik_ct__' ~ table_name) }} as staged
+    from {{ qlik_ct_staged_rows(table_name) }} as staged
     where staged.is_valid and coalesce(staged.change_oper, '') != 'B'
 
 ),

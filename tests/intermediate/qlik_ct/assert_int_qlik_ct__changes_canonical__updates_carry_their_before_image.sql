@@ -1,7 +1,8 @@
 {{ config(enabled=cdc_source_system_enabled('qlik_ct')) }}
 {#- A U whose before-image (B) is staged carries it in the canonical changes,
     also when the B arrived in a later batch than its U: the Qlik canonical
-    changes are a view over staging, so the pair is made at read time. #}
+    changes are a view over staging, so the pair is made at read time. Staged
+    rows as their readers take them (qlik_ct_staged_rows). #}
 
 with
 
@@ -11,7 +12,7 @@ with
     select
         staged.source_table,
         staged.order_key
-    from {{ ref('stg_qlik_ct__' ~ table_name) }} as staged
+    from {{ qlik_ct_staged_rows(table_name) }} as staged
     where staged.is_valid and staged.change_oper = 'B'
 
 ),
