@@ -5,7 +5,7 @@
         [--work .local/bench]
         [--json benchmarks/results/pipeline.json] [--seed 1]
         [--extra-columns 0 --extra-width 20] [--skip-tests] [--skip-baseline]
-        [--skip-empty-input]
+        [--skip-empty-input] [--duplicate-resolution quarantine|latest_load]
 
 For each volume N (ascending), with K = max(1000, int(N * keys_ratio)) keys per table and
 M = int(N * append_fraction) later changes:
@@ -127,6 +127,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--skip-empty-input", action="store_true", help="no build on an empty landing"
+    )
+    parser.add_argument(
+        "--duplicate-resolution",
+        choices=["quarantine", "latest_load"],
+        default=None,
+        help="set the tables' duplicate_resolution (README: Duplicate resolution)",
     )
     args = parser.parse_args(argv)
     if min(args.repeats, args.large_repeats, *args.volumes) < 1:
@@ -883,6 +889,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     try:
         cdc_tables = cdc_tables_var(benchmark_tables(args.extra_columns, args.extra_width))
+        if args.duplicate_resolution is not None:
+            for table in cdc_tables.values():
+                table["duplicate_resolution"] = args.duplicate_resolution
     except BenchmarkError as error:
         print(f"ERROR: {error}", file=sys.stderr)
         return 2
@@ -898,6 +907,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "seed": args.seed,
             "extra_columns": args.extra_columns,
             "extra_width": args.extra_width,
+            "duplicate_resolution": args.duplicate_resolution,
             "skip_tests": args.skip_tests,
             "skip_baseline": args.skip_baseline,
             "skip_empty_input": args.skip_empty_input,
