@@ -22,12 +22,6 @@
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
     {%- set snapshot_order_key = '0' * 35 -%}
-    {#- latest_load: the pre-hook cdc_append_reset reads this run's plan (append unless
-        a superseding row is found below) -#}
-    {%- if qlik_ct_keeps_latest_load(table_name) and execute
-          and model.resource_type == 'model' -%}
-        {%- do graph.setdefault('cdc_append_plans', {}).update({model.unique_id: 'append'}) -%}
-    {%- endif -%}
     {#- nothing staged or landed since the last write read its inputs: skipped unread -#}
     {%- if cdc_inputs_unchanged() -%}
         {{ return(cdc_nothing_new()) }}
@@ -48,6 +42,7 @@
                    info=true) -%}
         {%- set since = none -%}
     {%- endif -%}
+    {#- for the pre-hook cdc_append_reset (a run skipped as inputs unchanged runs no hook) -#}
     {%- if latest_load and execute and model.resource_type == 'model' -%}
         {%- do graph.setdefault('cdc_append_plans', {}).update(
             {model.unique_id: 'append' if since else 'rebuild'}) -%}

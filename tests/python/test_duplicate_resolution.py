@@ -59,14 +59,8 @@ from typing import Any
 import pytest
 
 from cdc_simulator.project_copy import project_with_tables
-from cdc_simulator.qlik_ct import (
-    HEADER_COUNT,
-    OPERATIONS,
-    encode_mask,
-    mask_length,
-    write_parquet,
-)
-from cdc_simulator.table_model import UTC, ColumnSpec, TableSpec
+from cdc_simulator.qlik_ct import change_rows, write_parquet
+from cdc_simulator.table_model import UTC, Change, ColumnSpec, TableSpec
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
@@ -110,20 +104,22 @@ def change_seq(number: int, table: str) -> str:
 
 
 def ct_rows(table: str, number: int, op: str, after: Row, before: Row | None = None) -> list[Row]:
-    """The change-table rows of one change: [I] or [B, U] (the U's mask marks name)."""
-    timestamp = datetime(2024, 3, 1, 10, 0, number % 60, tzinfo=UTC)
-    header = (f"lsn:{number}", OPERATIONS[op], f"{number:032X}", timestamp)
-    positions = [0, 1] if op == "I" else [1]
-    mask = encode_mask(
-        [HEADER_COUNT + p for p in positions], trim=False, length=mask_length(SPECS[table])
+    """The change-table rows of one change, [I] or [B, U], as the simulator writes them
+    (`change_rows`: the mask marks every column of an insert, the changed ones of an update)."""
+    moment = datetime(2024, 3, 1, 10, 0, number % 60, tzinfo=UTC)
+    change = Change(
+        table=table,
+        op=op,
+        change_seq=change_seq(number, table),
+        change_number=number,
+        commit_time=moment,
+        transaction_id=f"{number:032X}",
+        before=before,
+        after=after,
+        timestamp=moment,
+        stream_position=f"lsn:{number}",
     )
-    seq = change_seq(number, table)
-    row = (seq, op, mask, *header, *after)
-    if op == "U":
-        assert before is not None
-        before_header = (header[0], OPERATIONS["B"], *header[2:])
-        return [(seq, "B", b"", *before_header, *before), row]
-    return [row]
+    return list(change_rows(change, SPECS[table], trim="never"))
 
 
 def file_rows(file: str, table: str) -> list[Row]:
