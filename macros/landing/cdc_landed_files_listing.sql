@@ -2,7 +2,11 @@
     {#- What stg_<source_system>__landed_files found this run, per landed table:
         {landed: {'readable': [file names it found readable, sorted],
                   'digest': an MD5 of every file of the table's folder, readable or not,
-                            by path, modification time, size and problem}}.
+                            by path, modification time, size and problem,
+                  'newest_readable': the latest modification time of a readable file, as
+                            text (session time zone), none when no file is readable,
+                  'newest': the latest modification time of any file, as text,
+                  'files': [{'modified_at': text, 'fact': what the digest takes of it}]}}.
         One query a run per format: the first model that asks reads the whole list (built
         earlier in the run, or in the last run when a selection leaves it out) into a memo
         that the invocation's other models share (dbt gives every node the same `graph`; a
@@ -33,17 +37,26 @@
             ~ ' \'size\', size_bytes, \'problem\', problem)) as facts'
             ~ ' from ' ~ listing_relation
             ~ ' where landed_table is not null order by landed_table, file_name') -%}
-            {%- set table = files.setdefault(row[0], {'readable': [], 'facts': []}) -%}
+            {%- set table = files.setdefault(row[0], {
+                'readable': [], 'facts': [], 'modified': [], 'files': []}) -%}
+            {%- set modified_at = fromjson(row[3]).get('modified_at') -%}
             {%- if row[2] -%}
                 {%- do table.readable.append(row[1]) -%}
+                {%- if modified_at is not none -%}
+                    {%- do table.modified.append(modified_at) -%}
+                {%- endif -%}
             {%- endif -%}
             {%- do table.facts.append(row[3]) -%}
+            {%- do table.files.append({'modified_at': modified_at or '', 'fact': row[3]}) -%}
         {%- endfor -%}
         {%- set by_table = {} -%}
         {%- for landed, table in files.items() -%}
             {%- do by_table.update({landed: {
                 'readable': table.readable,
-                'digest': local_md5(table.facts | sort | join('\n\x00\n'))}}) -%}
+                'digest': local_md5(table.facts | sort | join('\n\x00\n')),
+                'newest_readable': (table.modified | max) if table.modified else none,
+                'newest': table.files | map(attribute='modified_at') | max,
+                'files': table.files}}) -%}
         {%- endfor -%}
         {%- do memo.update({source_system: by_table}) -%}
     {%- endif -%}

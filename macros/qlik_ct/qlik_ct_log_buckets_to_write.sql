@@ -1,4 +1,4 @@
-{% macro qlik_ct_log_buckets_to_write() %}
+{% macro qlik_ct_log_buckets_to_write(full_load_plan) %}
     {#- What this run writes of int_qlik_ct__changes_logged, as {table: buckets}: `none`
         for a table written whole, else the list of its buckets (qlik_ct_log_bucket) to
         rewrite. Every configured qlik_ct table whole at parse time (so the model depends
@@ -7,11 +7,11 @@
         staging tables and the log: a table with no row in the log yet is written whole; a
         table whose staging holds rows loaded after the newest change logged for it gets
         the buckets of those rows (a before-image landed after its update included: it
-        shares the update's bucket). The full-load bucket (zeros) is added when the
-        table's full-load folder changed since the log recorded it (qlik_ct_full_load_digest
-        against the table property cdc.full_load.<table>), also for a table with nothing
-        newly staged, and with every write of the table when that cannot be told. Tables
-        with nothing new are left out. -#}
+        shares the update's bucket). The full-load bucket (zeros) is added when
+        `full_load_plan` (qlik_ct_full_load_plan) takes the table's folder as its baseline,
+        also for a table with nothing newly staged; a table with a reload to log is
+        written too (the reload's own bucket is the log model's). Tables with nothing new
+        are left out. -#}
     {%- set tables = cdc_tables_of('qlik_ct') | list -%}
     {%- set full_load_bucket = '0' * (var('history_bucket_length', 8) | int) -%}
     {%- set whole = {} -%}
@@ -40,13 +40,10 @@
         ~ " or staged.loaded_at > coalesce(logged.loaded_at, timestamp '0001-01-01 00:00:00')"
         ~ ' group by staged.source_table, logged.source_table is null'
         ~ ' order by staged.source_table') -%}
-    {%- set digests = {} -%}
     {%- set full_load_changed = {} -%}
     {%- for table_name in tables -%}
-        {%- set digest = qlik_ct_full_load_digest(table_name) -%}
-        {%- do digests.update({table_name: digest}) -%}
-        {%- do full_load_changed.update({table_name: digest is none
-            or digest != cdc_table_property(this, 'cdc.full_load.' ~ table_name)}) -%}
+        {%- do full_load_changed.update({
+            table_name: full_load_plan[table_name].action == 'baseline'}) -%}
     {%- endfor -%}
     {%- set to_write = {} -%}
     {%- for row in found.rows -%}
@@ -59,11 +56,16 @@
                     | reject('equalto', full_load_bucket) | list)}) -%}
         {%- endif -%}
     {%- endfor -%}
-    {#- a full load landed or changed with no change-table row staged -#}
+    {#- a full load landed (or reloaded) with no change-table row staged; in files mode
+        only: otherwise the full load is written with its table's changes -#}
     {%- for table_name in tables
-          if table_name not in to_write and digests[table_name] is not none
-          and full_load_changed[table_name] -%}
-        {%- do to_write.update({table_name: [full_load_bucket]}) -%}
+          if table_name not in to_write
+          and qlik_ct_full_load_digest(table_name) is not none -%}
+        {%- if full_load_plan[table_name].action == 'baseline' -%}
+            {%- do to_write.update({table_name: [full_load_bucket]}) -%}
+        {%- elif full_load_plan[table_name].action == 'reload' -%}
+            {%- do to_write.update({table_name: []}) -%}
+        {%- endif -%}
     {%- endfor -%}
     {{ return(to_write) }}
 {% endmacro %}

@@ -26,16 +26,21 @@
     Incremental by day: a run rewrites, for each table that staged rows since
     its log was written, the buckets of those rows (qlik_ct_log_buckets_to_write;
     a before-image that lands after its update shares the update's bucket, so
-    the update is paired then), and a table's full-load bucket when its
-    full-load folder changed (qlik_ct_record_full_load_digests records it);
-    it skips when there is nothing new (cdc_nothing_new); a first build, a full refresh or
+    the update is paired then), and a table's full-load bucket when a full load
+    lands that is still the baseline (qlik_ct_full_load_plan;
+    qlik_ct_record_full_load_digests records what was logged); it skips when
+    there is nothing new (cdc_nothing_new); a first build, a full refresh or
     a write that never finished (cdc_write_started) writes every table whole.
+    A full-load folder that changes after a full load with rows was logged is
+    a reload, applied as a snapshot (qlik_ct_reload_rows: a TRUNCATE, then its
+    rows, flagged reload) in a bucket of its own (reload-<position>), which no
+    later write rewrites: the landing no longer holds the load it replaced.
     So a run that stages 1 % more changes rewrites about the days they fall
     in, not the whole log. A table, not a view over every table's pairing:
     what reads the log (fct_cdc_changes, its tests, the change images of the
     log) plans one table, not a union that grew with the number of tables. A
-    reloaded full-load table needs a full refresh (README "Incremental loads
-    and reruns"). -#}
+    full refresh takes the folder as it is as the baseline (README "Qlik
+    change tables", reloads). -#}
 {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
 {%- if not execute -%}
     {#- qlik_ct_log_buckets_to_write reads every table's staging at run time -#}
@@ -45,8 +50,10 @@
 {%- endif -%}
 {#- no table staged or landed since the last write read them: skipped unread
     (cdc_inputs_unchanged) #}
-{%- set to_write = {} if cdc_inputs_unchanged()
-    else qlik_ct_log_buckets_to_write() -%}
+{%- set unchanged = cdc_inputs_unchanged() -%}
+{%- set full_load_plan = {} if unchanged else qlik_ct_full_load_plan() -%}
+{%- set to_write = {} if unchanged
+    else qlik_ct_log_buckets_to_write(full_load_plan) -%}
 {%- if to_write | length == 0 -%}
 {{ cdc_nothing_new() }}
 {%- else %}
@@ -56,13 +63,24 @@ with
 all_rows as (
 
     {% for table_name, buckets in to_write.items() -%}
+    {%- set full_load = full_load_plan[table_name] -%}
     select * from {{ ref('int_qlik_ct__' ~ table_name ~ '_changes_paired') }}
-    {%- if buckets is not none %}
+    {%- if buckets is none and full_load.action != 'baseline' %}
+    {# written whole, but the logged full load stays: it is what the folder holds,
+       or a reload replaced it there #}
+    where not is_snapshot
+    {%- elif buckets is not none and buckets | length == 0 %}
+    where false
+    {%- elif buckets is not none %}
     where {{ qlik_ct_log_bucket('order_key') }} in (
         {%- for bucket in buckets -%}
         {{ sql_string_literal(bucket) }}{{ ', ' if not loop.last }}
         {%- endfor -%}
     )
+    {%- endif %}
+    {%- if full_load.action == 'reload' %}
+    union all
+    {{ qlik_ct_reload_rows(table_name, full_load.at) }}
     {%- endif %}
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
@@ -169,8 +187,13 @@ canonical as (
         all_rows.raw_key,
         all_rows.loaded_at,
 
-        ---------- partition (qlik_ct_log_bucket)
-        {{ qlik_ct_log_bucket('all_rows.order_key') }} as log_bucket
+        ---------- partition (qlik_ct_log_bucket; a reload has its own, which
+        ---------- no write rewrites from the landing: the folder moved on)
+        case
+            when array_contains(all_rows.flags, 'reload')
+                then concat('reload-', substr(all_rows.order_key, 1, 16))
+            else {{ qlik_ct_log_bucket('all_rows.order_key') }}
+        end as log_bucket
 
     from all_rows
 
