@@ -64,11 +64,21 @@
 {% endmacro %}
 
 {% macro cdc_inputs_parents(node, parts) %}
-    {#- The parents cdc_inputs_digest walks on from `node`: all of them, but for a node that
-        declares its landed tables (config meta cdc_landed_inputs) in files mode, whose sources
-        of that format and whose stg_<system>__landed_files are replaced by the declared
-        tables' folder digests, added to `parts`. -#}
-    {%- set parents = node.depends_on.nodes -%}
+    {#- The parents cdc_inputs_digest walks on from `node`: all of them, but
+        - the models a node names in config meta cdc_inputs_ignore (a parent whose rows the
+          node reads change only when other inputs of the node change: a Qlik table's
+          images read its full loads from the shared Qlik log, which is written for every
+          table, while the table's rows there change only with its staging and its
+          full-load folder, both inputs of the images too);
+        - for a node that declares its landed tables (config meta cdc_landed_inputs) in
+          files mode, its sources of that format and its stg_<system>__landed_files, replaced
+          by the declared tables' folder digests, added to `parts`. -#}
+    {%- set ignored = (node.config.get('meta') or {}).get('cdc_inputs_ignore') or [] -%}
+    {%- set parents = [] -%}
+    {%- for unique_id in node.depends_on.nodes
+          if unique_id.split('.') | last not in ignored -%}
+        {%- do parents.append(unique_id) -%}
+    {%- endfor -%}
     {%- set declared = (node.config.get('meta') or {}).get('cdc_landed_inputs') -%}
     {%- if declared and var(declared.source_system ~ '_landing', '') == 'files' -%}
         {%- set system = declared.source_system -%}

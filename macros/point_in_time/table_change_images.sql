@@ -19,12 +19,17 @@
               or system == 'qlik_ct' and qlik_ct_keeps_latest_load(table_name) -%}
             {%- do pre_hooks.append("{{ cdc_append_reset() }}") -%}
         {%- endif -%}
+        {#- a Qlik table's images read its full loads from the Qlik log, written for every
+            table; its rows there change with the table's staging and full-load folder
+            alone, which the images read too (cdc_inputs_parents) -#}
         {{ config(
             materialized='incremental',
             incremental_strategy='append',
             on_schema_change='fail',
             pre_hook=pre_hooks,
-            post_hook=["{{ cdc_write_finished() }}"]
+            post_hook=["{{ cdc_write_finished() }}"],
+            meta={'cdc_inputs_ignore': ['int_qlik_ct__changes_logged']}
+                if system == 'qlik_ct' else {}
         ) }}
         {{ cdc_call_format_macro(system, 'change_images', table_name) }}
     {%- endif -%}

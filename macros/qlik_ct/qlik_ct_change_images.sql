@@ -5,23 +5,30 @@
           K     the old key of a U that changed the key (from its before-image), ending it;
           B     the before-image of a U (is_before_image), for the seed's left outer join;
           T     a TRUNCATE: no key, no values;
-        and the full-load rows as snapshot inserts at order_key 000...0.
+        and the full loads as int_qlik_ct__changes_logged holds them (its snapshot rows,
+        typed back from text as every log's images are: cdc_log_image_kinds): the
+        baseline's inserts at order_key 000...0, and each reload's TRUNCATE and inserts
+        at its position. The log, not the landed folder: a reload replaces the folder.
 
         Each valid change row is paired once with its B row (same change_seq) and unfolds
         into its images with one generator. Incremental (append): a run images the rows
         staged after the newest imaged one (cdc_watermark), pairs them with every
         staged B row, and adds the K and B images of earlier U rows whose B row arrived only
         now (a late before-image), so the images equal a full rebuild's; a run with nothing
-        newly staged pairs nothing. Full-load rows not imaged yet are appended too (a full
-        load landed after the first build). A run with nothing newly staged and every
-        full-load row imaged is skipped (cdc_nothing_new). With duplicate_resolution
+        newly staged pairs nothing. Logged full-load rows not imaged yet are appended too
+        (a full load landed after the first build, a reload). A run with nothing newly
+        staged and every logged full-load row imaged is skipped (cdc_nothing_new). With duplicate_resolution
         latest_load, a run that stages a row superseding a staged one (flag
         supersedes_staged) images every staged row again, the table emptied first
         (cdc_append_reset). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
-    {%- set snapshot_order_key = '0' * 35 -%}
+    {%- if not execute -%}
+        {#- the full-load folder is an input (cdc_inputs_digest), the log's full loads
+            are read from: the log is ignored there (table_change_images) -#}
+-- depends_on: {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }}
+    {%- endif -%}
     {#- nothing staged or landed since the last write read its inputs: skipped unread -#}
     {%- if cdc_inputs_unchanged() -%}
         {{ return(cdc_nothing_new()) }}
@@ -49,27 +56,23 @@
     {%- endif -%}
     {%- set nothing_new = since and watermark.newer == 0 -%}
     {%- set snapshot_rows_sql -%}
-    select
-        sha2(concat_ws(
-            '|', 'qlik_ct', {{ sql_string_literal(order_scope) }},
-            {{ sql_string_literal(snapshot_order_key) }},
-            {{ sql_string_literal(table_name) }}, keyed_baseline.pk_string
-        ), 256) as change_id,
-        keyed_baseline.*
-    from (
-        select
-            {{ cdc_pk_string_of_row(table_name, columns, 'full_load') }}
-                as pk_string,
-            full_load.*
-        from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as full_load
-        where full_load.is_valid
-    ) as keyed_baseline
+    select logged.*
+    from {{ ref('int_qlik_ct__changes_logged') }} as logged
+    where
+        logged.source_table = {{ sql_string_literal(table_name) }}
+        {#- the full loads' partitions only (qlik_ct_log_bucket, qlik_ct_reload_rows) #}
+        and (
+            logged.log_bucket = {{ sql_string_literal(
+                '0' * (var('history_bucket_length', 8) | int)) }}
+            or logged.log_bucket like 'reload-%'
+        )
+        and logged.is_snapshot
     {%- endset -%}
-    {#- nothing newly staged and every full-load row imaged: the run is skipped -#}
+    {#- nothing newly staged and every logged full-load row imaged: the run is skipped -#}
     {%- if nothing_new and run_query(
         'select count(*) from (' ~ snapshot_rows_sql ~ ') as snapshot_rows'
         ~ ' left anti join ' ~ this ~ ' as imaged'
-        ~ ' on imaged.order_key = ' ~ sql_string_literal(snapshot_order_key)
+        ~ ' on imaged.order_key = snapshot_rows.order_key'
         ~ ' and imaged.change_id = snapshot_rows.change_id'
     ).columns[0].values()[0] == 0 -%}
         {{ return(cdc_nothing_new()) }}
@@ -203,33 +206,44 @@ change_images as (
 
 snapshot_rows as (
 
+    {# the logged full loads: the baseline, and each reload (a TRUNCATE and its rows) #}
 {{ snapshot_rows_sql }}
+    {%- if since %}
+        and not exists (
+            select 1 from {{ this }} as imaged
+            where
+                imaged.order_key = logged.order_key
+                and imaged.change_id = logged.change_id
+        )
+    {%- endif %}
+
 ),
 
 snapshot_images as (
 
-    {# the full load: the image before the first change, as snapshot inserts #}
     select
         snapshot_rows.change_id,
-        {{ sql_string_literal(snapshot_order_key) }} as order_key,
-        cast(null as timestamp) as effective_at,
-        'I' as image_oper,
-        snapshot_rows.pk_string,
-        false as is_before_image,
-        true as row_exists,
+        snapshot_rows.order_key,
+        snapshot_rows.effective_at,
+        image.image_oper,
+        image.pk_string,
+        image.is_before_image,
+        image.row_exists,
         {%- for name in names %}
-        snapshot_rows.{{ name }},
+        image.{{ name }},
         {%- endfor %}
-        true as image_complete,
-        {{ sql_string_array(names) }} as present_columns,
+        image.image_complete,
+        image.present_columns,
         current_timestamp() as loaded_at
     from snapshot_rows
-    {%- if since %}
-    left anti join {{ this }} as imaged
-        on
-            imaged.order_key = {{ sql_string_literal(snapshot_order_key) }}
-            and imaged.change_id = snapshot_rows.change_id
-    {%- endif %}
+    lateral view inline(filter(
+        array(
+            {%- for kind in cdc_log_image_kinds('snapshot_rows') %}
+            {{ cdc_image_struct_of_log(columns, kind) }}{{ ',' if not loop.last }}
+            {%- endfor %}
+        ),
+        unfolded_image -> unfolded_image is not null
+    )) image
 
 ),
 
