@@ -336,8 +336,9 @@ def test_appended_file_is_staged_incrementally(first_build: Path, spark: Any, ru
     """Runs last: a new file with one UPDATE (its B and U) is picked up by the next run, and
     only its two rows are staged; every row staged before keeps its loaded_at. In the same
     run order_lines lands a second full-load file (line (503, 1), SKU-G) and no change row:
-    the change log gains its snapshot insert (the log rewrites a table's full-load rows when
-    its full-load folder changed, even with nothing newly staged)."""
+    the change log gains its snapshot insert (a file added beside the logged ones is a later
+    part of the baseline, whose rows the log writes again, even with nothing newly staged;
+    a changed or vanished file would make it a reload: test_qlik_reload.py)."""
     full_load_sql = (
         f"select after_image['sku'] from {SCHEMA}.int_qlik_ct__changes_canonical"
         " where source_table = 'order_lines' and is_snapshot"
