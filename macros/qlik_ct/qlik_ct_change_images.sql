@@ -17,9 +17,9 @@
         now (a late before-image), so the images equal a full rebuild's; a run with nothing
         newly staged pairs nothing. Logged full-load rows not imaged yet are appended too
         (a full load landed after the first build, a reload). A run with nothing newly
-        staged and every logged full-load row imaged is skipped (cdc_nothing_new). With duplicate_resolution
-        latest_load, a run that stages a row superseding a staged one (flag
-        supersedes_staged) images every staged row again, the table emptied first
+        staged and every logged full-load row imaged is skipped (cdc_nothing_new). With
+        duplicate_resolution latest_load, a run that stages a row superseding a staged one
+        (flag supersedes_staged) images every staged row again, the table emptied first
         (cdc_append_reset). -#}
     {%- set columns = cdc_table_columns(table_name) -%}
     {%- set names = columns | map(attribute='name') | list -%}

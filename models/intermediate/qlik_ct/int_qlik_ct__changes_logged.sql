@@ -39,8 +39,8 @@
     in, not the whole log. A table, not a view over every table's pairing:
     what reads the log (fct_cdc_changes, its tests, the change images of the
     log) plans one table, not a union that grew with the number of tables. A
-    full refresh takes the folder as it is as the baseline (README "Qlik
-    change tables", reloads). -#}
+    full refresh takes the folder as it is as the baseline (README "A Qlik
+    reload applied as a snapshot"). -#}
 {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
 {%- if not execute -%}
     {#- qlik_ct_log_buckets_to_write reads every table's staging at run time -#}
