@@ -3,7 +3,8 @@
         table's full snapshots (README "Full snapshots"), typed and judged. The snapshot
         a row belongs to is named by its file (the name before the first '__', or before
         the extension) or by cdc_tables snapshot_column, and must be a time
-        (full_snapshot_time). Each configured column is cast from the landed value to
+        (full_snapshot_time) or, with snapshot_id version, a version number
+        (full_snapshot_order_key). Each configured column is cast from the landed value to
         its declared type (a binary column landed as text read with its
         column_encodings entry) and carried as canonical text in row_values.
         Incremental (append): files mode reads only the files not staged yet; rows that
@@ -63,9 +64,10 @@
     {%- set batch_order_keys = [] -%}
     {%- if marks_empty and execute and is_incremental() and files_with_rows -%}
         {%- set batch_order_keys = run_query(
-            'select distinct date_format('
-            ~ full_snapshot_time(snapshot_text.replace('source.landed_file_name', 'named.file_name'))
-            ~ ", 'yyyyMMddHHmmssSSSSSS') from (select explode(array("
+            'select distinct '
+            ~ full_snapshot_order_key(snapshot_text.replace(
+                'source.landed_file_name', 'named.file_name'), settings.snapshot_id)
+            ~ " from (select explode(array("
             ~ sql_string_list(files_with_rows) ~ ')) as file_name) as named'
         ).columns[0].values() -%}
     {%- endif %}
@@ -110,7 +112,9 @@ typed as (
 
     select
         texts.*,
-        {{ full_snapshot_time('texts.snapshot_text') }} as snapshot_at,
+        {{ full_snapshot_at('texts.snapshot_text', settings.snapshot_id) }} as snapshot_at,
+        {{ full_snapshot_order_key('texts.snapshot_text', settings.snapshot_id) }}
+            as order_key,
         {%- for column in columns %}
         {%- set raw = 'texts.value_' ~ loop.index %}
         {%- if column.type == 'binary' and landed_types.get(column.name) == 'string' %}
@@ -149,7 +153,7 @@ imaged as (
     select
         typed.snapshot_text,
         typed.snapshot_at,
-        date_format(typed.snapshot_at, 'yyyyMMddHHmmssSSSSSS') as order_key,
+        typed.order_key,
         map(
             {%- for column in columns %}
             {{ sql_string_literal(column.name) }}, typed.text_{{ loop.index }}
@@ -254,7 +258,9 @@ listed_snapshots as (
     {# the snapshot each readable file of the folder names #}
     select
         named.snapshot_text,
-        {{ full_snapshot_time('named.snapshot_text') }} as snapshot_at,
+        {{ full_snapshot_at('named.snapshot_text', settings.snapshot_id) }} as snapshot_at,
+        {{ full_snapshot_order_key('named.snapshot_text', settings.snapshot_id) }}
+            as order_key,
         named.file_name,
         named.file_path,
         named.modified_at
@@ -294,13 +300,13 @@ empty_snapshots as (
         select
             min_by(listed_snapshots.snapshot_text, listed_snapshots.file_path)
                 as snapshot_text,
-            listed_snapshots.snapshot_at,
-            date_format(listed_snapshots.snapshot_at, 'yyyyMMddHHmmssSSSSSS') as order_key,
+            min(listed_snapshots.snapshot_at) as snapshot_at,
+            listed_snapshots.order_key,
             min(listed_snapshots.file_path) as file_path,
             min_by(listed_snapshots.modified_at, listed_snapshots.file_path) as modified_at
         from listed_snapshots
-        where listed_snapshots.snapshot_at is not null
-        group by listed_snapshots.snapshot_at
+        where listed_snapshots.order_key is not null
+        group by listed_snapshots.order_key
         having count_if(
             {%- if files_with_rows %}
             listed_snapshots.file_name in ({{ sql_string_list(files_with_rows) }})
@@ -371,16 +377,18 @@ judged as (
         counted.landed_file,
         counted.landed_file_modified_at,
         counted.malformed_record is null
-        and counted.snapshot_at is not null
+        and counted.order_key is not null
         and not counted.is_applied_snapshot as is_in_snapshot,
         counted.is_key_known,
         case
             when counted.malformed_record is not null
                 then {{ cdc_malformed_reason() }}
-            when counted.snapshot_at is null
+            when counted.order_key is null
                 then concat(
                     'snapshot id ', coalesce(counted.snapshot_text, 'NULL'),
-                    {{ sql_string_literal(' (from the ' ~ snapshot_from ~ ') is not a time') }}
+                    {{ sql_string_literal(' (from the ' ~ snapshot_from ~ ') is not a '
+                        ~ ('version number' if settings.snapshot_id == 'version'
+                           else 'time')) }}
                 )
             when counted.is_applied_snapshot
                 then concat(
