@@ -125,6 +125,12 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="full snapshot column that is not an identifier",
         ),
         pytest.param(
+            {"cdc_tables": changed("price_list", snapshot_id="sequence")},
+            "full_snapshot: cdc_tables.price_list.snapshot_id must be time or version, "
+            "got 'sequence'",
+            id="full snapshot id neither time nor version",
+        ),
+        pytest.param(
             {"cdc_tables": changed("acct", columns=None)},
             "cdc_table_config: table 'acct' in var cdc_tables lacks required key 'columns' "
             "(source_system idm_jdbc requires: source_system, key_columns, columns)",

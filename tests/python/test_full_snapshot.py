@@ -1,5 +1,5 @@
 """The full_snapshot format (README "Full snapshots"), end to end on landed Parquet files in a
-copy of the project scaffolded for three tables, four runs (about 2.5 minutes).
+copy of the project scaffolded for four tables, four runs (about 2.5 minutes).
 
 **fs_prices, worked by hand.** Columns sku (the key), title, price decimal(10,2), note, label
 binary. Snapshot files (the name before '__', or before '.parquet', is the snapshot's time):
@@ -38,6 +38,19 @@ from R1 on, one only run 2's holds from R2 on):
 
 So fs_prices_as_of('2024-01-02 12:00:00', R1) is A 10, B 20, C 3 (what run 1 said of that
 day), and at 'latest' A 11, C 3, E 1 (B deleted at s2).
+
+**fs_versions, worked by hand: snapshots named by version numbers** (`snapshot_id: version`),
+fs_prices' columns:
+
+    run 1  v1.parquet   A 10.00, B 20.00
+           v10.parquet  A 12.00                 (10 comes after 2, not between 1 and 2)
+           vX.parquet   X: 'vX' is not a version number
+    run 2  v2.parquet   A 11.00, B 20.00, C 3.00  (late: between 1 and 10)
+
+By the rule, after run 1: v1 I A, I B (the baseline); v10 U A, D B; current A 12. After run 2:
+v1 as before; v2 U A (11), I C; v10 U A (12), D B, D C. A point is a version (digits):
+as of 1 A 10, B 20; as of 2 and 9 A 11, B 20, C 3; as of 10 A 12. No version names a time,
+so every change's effective_at is NULL.
 
 **fs_one and fs_shuffled, against the table model.** The same random table (hostile texts,
 NULL and '', binary, timestamps, key updates) snapshotted eight times a day apart
@@ -101,6 +114,18 @@ TABLES: dict[str, Any] = {
             "label": "binary",
         },
     },
+    "fs_versions": {
+        "source_system": "full_snapshot",
+        "key_columns": ["sku"],
+        "snapshot_id": "version",
+        "columns": {
+            "sku": "string",
+            "title": "string",
+            "price": "decimal(10,2)",
+            "note": "string",
+            "label": "binary",
+        },
+    },
     "fs_one": _declared(ONE),
     "fs_shuffled": _declared(SHUFFLED),
 }
@@ -148,6 +173,34 @@ def _write_prices(path: Path, rows: list[tuple[Any, ...]]) -> None:
         for values, field in zip(columns, PRICES_SCHEMA, strict=True)
     ]
     pq.write_table(pa.Table.from_arrays(arrays, schema=PRICES_SCHEMA), path)
+
+
+def _land_versions(folder: Path, run: int) -> None:
+    if run == 1:
+        _write_prices(folder / "v1.parquet", [A, B])
+        _write_prices(folder / "v10.parquet", [A12])
+        _write_prices(folder / "vX.parquet", [("X", "Knife", "2.00", None, None)])
+    else:
+        _write_prices(folder / "v2.parquet", [A11, B, C])
+
+
+def _versions_log(spark: Any) -> list[tuple[Any, ...]]:
+    """(version, op, pk_string, is_snapshot, effective_at) of fs_versions' log, in order."""
+    rows = spark.sql(
+        "select order_key, op, pk_string, is_snapshot, effective_at"
+        f" from {SCHEMA}.int_full_snapshot__changes_canonical"
+        " where source_table = 'fs_versions' order by order_key, pk_string"
+    ).collect()
+    return [(int(row[0]), *row[1:]) for row in rows]
+
+
+def _versions_as_of(spark: Any, point: str) -> list[tuple[Any, ...]]:
+    return sorted(
+        tuple(row)
+        for row in spark.sql(
+            f"select sku, price from {SCHEMA}.fs_versions_as_of('{point}')"
+        ).collect()
+    )
 
 
 def _land_prices_run_1(folder: Path) -> None:
@@ -254,14 +307,18 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
             )
 
     _land_prices_run_1(root / "fs_prices")
+    _land_versions(root / "fs_versions", 1)
     land_random(0)
     dbt_vars = _dbt_vars(root)
     run_dbt(["run"], schema=SCHEMA, vars=dbt_vars, project_dir=project)
     after_run_1 = {
         "changes": _changes(spark, "fs_prices"),
         "versions": _versions(spark, "fs_prices", "price"),
+        "fs_versions": _versions_log(spark),
+        "fs_versions_current": _versions_as_of(spark, "latest"),
     }
     _land_prices_run_2(root / "fs_prices")
+    _land_versions(root / "fs_versions", 2)
     land_random(1)
     run_dbt(["run"], schema=SCHEMA, vars=dbt_vars, project_dir=project)
     land_random(2)
@@ -437,6 +494,7 @@ def test_prices_quarantine_says_why(spark: Any, built: dict[str, Any]) -> None:
         tuple(row)
         for row in spark.sql(
             f"select raw_key, reason from {SCHEMA}.int_full_snapshot__rows_quarantined"
+            " where source_table = 'fs_prices'"
         ).collect()
     )
     assert reasons == [
@@ -448,6 +506,39 @@ def test_prices_quarantine_says_why(spark: Any, built: dict[str, Any]) -> None:
         ),
         ("latest:sku=X", "snapshot id latest (from the file name) is not a time"),
     ]
+
+
+def test_version_numbered_snapshots_follow_their_numbers(spark: Any, built: dict[str, Any]) -> None:
+    a, b, c = "sku=A", "sku=B", "sku=C"
+    assert built["after_run_1"]["fs_versions"] == [
+        (1, "I", a, True, None),
+        (1, "I", b, True, None),
+        (10, "U", a, False, None),
+        (10, "D", b, False, None),
+    ]
+    assert built["after_run_1"]["fs_versions_current"] == [("A", Decimal("12.00"))]
+    assert _versions_log(spark) == [
+        (1, "I", a, True, None),
+        (1, "I", b, True, None),
+        (2, "U", a, False, None),
+        (2, "I", c, False, None),
+        (10, "U", a, False, None),
+        (10, "D", b, False, None),
+        (10, "D", c, False, None),
+    ]
+    b20, c3 = ("B", Decimal("20.00")), ("C", Decimal("3.00"))
+    assert _versions_as_of(spark, "1") == [("A", Decimal("10.00")), b20]
+    for point in ["2", "9"]:
+        assert _versions_as_of(spark, point) == [("A", Decimal("11.00")), b20, c3]
+    assert _versions_as_of(spark, "10") == [("A", Decimal("12.00"))]
+    reasons = [
+        tuple(row)
+        for row in spark.sql(
+            f"select raw_key, reason from {SCHEMA}.int_full_snapshot__rows_quarantined"
+            " where source_table = 'fs_versions'"
+        ).collect()
+    ]
+    assert reasons == [("vX:sku=X", "snapshot id vX (from the file name) is not a version number")]
 
 
 def test_random_snapshots_answer_every_point(spark: Any, built: dict[str, Any]) -> None:
