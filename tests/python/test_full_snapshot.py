@@ -100,31 +100,27 @@ def _declared(spec: TableSpec) -> dict[str, Any]:
     }
 
 
+# fs_prices' columns, which fs_versions lands too
+PRICES_COLUMNS = {
+    "sku": "string",
+    "title": "string",
+    "price": "decimal(10,2)",
+    "note": "string",
+    "label": "binary",
+}
 TABLES: dict[str, Any] = {
     "fs_prices": {
         "source_system": "full_snapshot",
         "source_schema": "SHOP",
         "bitemporal": True,
         "key_columns": ["sku"],
-        "columns": {
-            "sku": "string",
-            "title": "string",
-            "price": "decimal(10,2)",
-            "note": "string",
-            "label": "binary",
-        },
+        "columns": PRICES_COLUMNS,
     },
     "fs_versions": {
         "source_system": "full_snapshot",
         "key_columns": ["sku"],
         "snapshot_id": "version",
-        "columns": {
-            "sku": "string",
-            "title": "string",
-            "price": "decimal(10,2)",
-            "note": "string",
-            "label": "binary",
-        },
+        "columns": PRICES_COLUMNS,
     },
     "fs_one": _declared(ONE),
     "fs_shuffled": _declared(SHUFFLED),
