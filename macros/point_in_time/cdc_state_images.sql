@@ -1,4 +1,4 @@
-{% macro cdc_state_images(table_name, images, columns) %}
+{% macro cdc_state_images(table_name, images, columns, has_truncates=false) %}
     {#- A query over `images` (a CTE of one table's typed images, int_<table>__change_images
         columns, before-images excluded): the same columns, each data column holding the
         key's state after that image (spec F.5), per pk_string in (order_key, row_exists)
@@ -10,11 +10,16 @@
         data column the state holds the last value among the generation's images that
         carry the column (image_complete, or present_columns contains it), even a NULL; a
         column no image of the generation carried is NULL. A complete image is therefore
-        the state itself. A T image has no state (every column NULL).
+        the state itself. A T image carries no column: like a delete's tombstone it shows
+        the state it ends (spec F.5: a TRUNCATE tombstones every live key, and a tombstone
+        keeps the last state), the key's columns included.
 
         A TRUNCATE ends every key's generation only if the caller puts it in each key's
-        partition (history_rebuild_events adds a T row per key) or drops the images before it
-        (point_in_time_query keeps only the images after the last TRUNCATE).
+        partition (history_rebuild_events and history_known add a T row per key, and say so
+        with has_truncates) or drops the images before it (point_in_time_query keeps only
+        the images after the last TRUNCATE). With has_truncates and complete images (no
+        window), each per-key T row takes its values from the key's last image before it:
+        one join of the T rows with the images, grouped per T row.
 
         With ignore_null_updates (cdc_history_options), a NULL that an update (U) carries in
         an ignored column counts as not carried: the state keeps the column's previous
@@ -51,8 +56,57 @@
     {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
     {%- set steps = (chain_limit - 1).bit_length() -%}
     {%- set followed = 2 ** steps -%}
-    {%- if cdc_states_are_images(table_name, columns) -%}
+    {%- if cdc_states_are_images(table_name, columns) and not has_truncates -%}
     select * from {{ images }}
+    {%- elif cdc_states_are_images(table_name, columns) -%}
+    with
+
+    truncate_ends as (
+
+        {#- the state each per-key T row ends: its key's last image before it #}
+        select
+            truncated.pk_string,
+            truncated.change_id,
+            truncated.order_key,
+            max_by(
+                named_struct(
+                    {%- for name in names %}
+                    {{ sql_string_literal(name) }}, prior.{{ name }}{{ ',' if not loop.last }}
+                    {%- endfor %}
+                ),
+                named_struct('order_key', prior.order_key, 'row_exists', prior.row_exists)
+            ) as ended
+        from {{ images }} as truncated
+        inner join {{ images }} as prior
+            on
+                truncated.pk_string = prior.pk_string
+                and prior.order_key < truncated.order_key
+                and prior.image_oper != 'T'
+        where truncated.image_oper = 'T' and truncated.pk_string is not null
+        group by truncated.pk_string, truncated.change_id, truncated.order_key
+
+    )
+
+    select
+        kept.* except ({{ names | join(', ') }}),
+        {%- for name in names %}
+        kept.{{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from {{ images }} as kept
+    where kept.image_oper != 'T'
+    union all
+    select
+        truncated.* except ({{ names | join(', ') }}),
+        {%- for name in names %}
+        truncate_ends.ended.{{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from {{ images }} as truncated
+    left join truncate_ends
+        on
+            truncated.pk_string = truncate_ends.pk_string
+            and truncated.change_id = truncate_ends.change_id
+            and truncated.order_key = truncate_ends.order_key
+    where truncated.image_oper = 'T'
     {%- else -%}
     with
 
@@ -222,27 +276,26 @@
     select
         lineaged.* except (generation, lineage, {{ names | join(', ') }}),
         {%- for name in names %}
-        case
-            when lineaged.image_oper != 'T' then (last(
-                case
-                    when
-                        (
-                            lineaged.image_complete
-                            or array_contains(
-                                lineaged.present_columns,
-                                {{ sql_string_literal(name) }}
-                            )
+        (last(
+            case
+                when
+                    lineaged.image_oper != 'T'
+                    and (
+                        lineaged.image_complete
+                        or array_contains(
+                            lineaged.present_columns,
+                            {{ sql_string_literal(name) }}
                         )
-                        {%- if name in ignore_null %}
-                        and not (
-                            lineaged.image_oper = 'U' and lineaged.{{ name }} is null
-                        )
-                        {%- endif %}
-                        then named_struct('v', lineaged.{{ name }})
-                end,
-                true
-            ) over lineage_order).v
-        end as {{ name }}{{ ',' if not loop.last }}
+                    )
+                    {%- if name in ignore_null %}
+                    and not (
+                        lineaged.image_oper = 'U' and lineaged.{{ name }} is null
+                    )
+                    {%- endif %}
+                    then named_struct('v', lineaged.{{ name }})
+            end,
+            true
+        ) over lineage_order).v as {{ name }}{{ ',' if not loop.last }}
         {%- endfor %}
     from lineaged
     window lineage_order as (

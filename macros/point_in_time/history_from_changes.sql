@@ -62,7 +62,10 @@ images as (
 
 states as (
 
-    {{ cdc_state_images(table_name, 'events', columns) }}
+    {{ cdc_state_images(
+        table_name, 'events', columns,
+        has_truncates=not plan.since and plan.get('has_truncates', true)
+    ) }}
 
 ),
 

@@ -224,7 +224,7 @@ replay as (
 
 states as (
 
-    {{ cdc_state_images(table_name, 'replay', columns) }}
+    {{ cdc_state_images(table_name, 'replay', columns, has_truncates=has_truncates) }}
 
 ),
 

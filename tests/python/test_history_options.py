@@ -43,8 +43,10 @@ h_trunc: k2 from 20 to the TRUNCATE):
     h_all    key 1: 10-30 [K1, -); 30- (Bergen, t4) [K1, K2); 30-45 (Bergen, t4), 45- (Paris,
                     t4) [K2, -) (45 absorbed 50 and 55; its change_loaded_at is K2)
              key 2: as h_plain's
-    h_trunc  k1: 10-30, 30-40 T, 40- [K1, -) (no image in batch 2: not replayed)
-             k2: 20-30 [K1, K2); 20-25, 25-30 [K2, -); 30- T [K1, -)
+    h_trunc  k1: 10-30, 30-40 T (A), 40- [K1, -) (no image in batch 2: not replayed)
+             k2: 20-30, 30- T (B) [K1, K2); 20-25, 25-30, 30- T (B2) [K2, -) (the
+                 TRUNCATE's deleted version shows the state it ends, which the late 25
+                 changed)
     h_moved  key 1: 10-20, 20- K [K1, -) (no image in batch 2)
              key 3: 20- (Oslo, t2) [K1, K2); 20-30 (Oslo, t2), 30- (Oslo, t3) [K2, -): batch
                     2 touches key 3 alone, yet its replay must follow its lineage to key 1
@@ -67,8 +69,10 @@ EXPECTED_BATCH_1 (the absorbing tables after batch 1). Worked by hand:
   10 (Oslo, t2), 30 (Bergen, t4), 45 (Paris, t4).
 - key 2 everywhere (tombstone): 65 lands after the delete at 70 was built, and is older: the
   key stays deleted (a version 65 (Milan) between, no live row).
-- h_trunc: the TRUNCATE at 30 ends both keys; 40 re-creates k1; the late 25 (before the
-  TRUNCATE) adds a version of k2 before 30 and does not resurrect it.
+- h_trunc: the TRUNCATE at 30 ends both keys; each key's deleted version (change_op T)
+  shows the state it ends, its key included (spec F.5: a tombstone keeps the last state), as
+  a delete's does; 40 re-creates k1; the late 25 (before the TRUNCATE) adds a version of k2
+  before 30, does not resurrect it, and changes what k2's T version shows (B2, not B).
 """
 
 from __future__ import annotations
@@ -275,11 +279,11 @@ EXPECTED: dict[str, list[Version]] = {
     ],
     "h_trunc": [
         v(10, 30, "I", 1, "A", None, None),
-        v(30, 40, "T", None, None, None, None, deleted=True),
+        v(30, 40, "T", 1, "A", None, None, deleted=True),
         v(40, None, "I", 1, "A2", None, None),
         v(20, 25, "I", 2, "B", None, None),
         v(25, 30, "U", 2, "B2", None, None),
-        v(30, None, "T", None, None, None, None, deleted=True),
+        v(30, None, "T", 2, "B2", None, None, deleted=True),
     ],
     "h_moved": [
         v(10, 20, "I", 1, "Ann", "Oslo", "t1"),
@@ -301,10 +305,10 @@ EXPECTED_BATCH_1: dict[str, list[Version]] = {
     ],
     "h_trunc": [
         v(10, 30, "I", 1, "A", None, None),
-        v(30, 40, "T", None, None, None, None, deleted=True),
+        v(30, 40, "T", 1, "A", None, None, deleted=True),
         v(40, None, "I", 1, "A2", None, None),
         v(20, 30, "I", 2, "B", None, None),
-        v(30, None, "T", None, None, None, None, deleted=True),
+        v(30, None, "T", 2, "B", None, None, deleted=True),
     ],
     "h_track": [
         v(10, 30, "I", 1, "Ann", "Oslo", "t2"),
@@ -350,12 +354,13 @@ BITEMPORAL_EXPECTED: dict[str, list[tuple[object, ...]]] = {
     ],
     "h_trunc": [
         (*v(10, 30, "I", 1, "A", None, None), 1, None),
-        (*v(30, 40, "T", None, None, None, None, deleted=True), 1, None),
+        (*v(30, 40, "T", 1, "A", None, None, deleted=True), 1, None),
         (*v(40, None, "I", 1, "A2", None, None), 1, None),
         (*v(20, 25, "I", 2, "B", None, None), 2, None),
         (*v(20, 30, "I", 2, "B", None, None), 1, 2),
         (*v(25, 30, "U", 2, "B2", None, None), 2, None),
-        (*v(30, None, "T", None, None, None, None, deleted=True), 1, None),
+        (*v(30, None, "T", 2, "B", None, None, deleted=True), 1, 2),
+        (*v(30, None, "T", 2, "B2", None, None, deleted=True), 2, None),
     ],
     "h_moved": [
         (*v(10, 20, "I", 1, "Ann", "Oslo", "t1"), 1, None),

@@ -195,6 +195,30 @@ def test_history_tiles_delete_and_reinsert(spark: Any, sample_build: Any) -> Non
     ]
 
 
+def test_a_truncate_ends_every_live_line_showing_the_state_it_ends(
+    spark: Any, sample_build: Any
+) -> None:
+    """TRUNCATE 141 gives every line live before it a deleted version (change_op T) that
+    shows the state it ends, its key included (spec F.5: a tombstone keeps the last state),
+    as a delete's does: a user filtering the history by key finds it. (501,1), moved to
+    (501,3) by 138, and (501,2) deleted by 139 before its re-insert at 140, end only once."""
+    truncated = _rows(
+        spark,
+        f"select order_id, line_no, sku, quantity, unit_price, is_deleted, valid_from_order_key,"
+        f" valid_to_order_key from {SCHEMA}.dim_order_lines_history where change_op = 'T'",
+    )
+    at = "20240301133000000000000000000000141"
+    assert truncated == sorted(
+        [
+            (500, 1, "SKU-A", 3, Decimal("10.00"), True, at, None),  # U 134
+            (500, 2, "SKU-B", 1, Decimal("5.50"), True, at, None),  # U 136: shipped_at only
+            (501, 2, "SKU-D", 1, Decimal("10.00"), True, at, None),  # I 140
+            (501, 3, "SKU-C", 5, Decimal("3.25"), True, at, None),  # U 138: key 1 -> 3
+        ],
+        key=repr,
+    )
+
+
 @pytest.mark.parametrize(
     ("point", "expected"),
     [

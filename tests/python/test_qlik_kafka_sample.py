@@ -92,6 +92,27 @@ def test_current_equals_latest(spark: Any, kafka_build: Any) -> None:
     assert current == customers(spark, "latest")
 
 
+def test_the_reload_ends_each_live_key_showing_the_state_it_ends(
+    spark: Any, kafka_build: Any
+) -> None:
+    """The reload's TRUNCATE (15:00) gives each key live before it a deleted version
+    (change_op T) showing the state it ends, merged from partial images (9's EMAIL NULL,
+    its PHONE from version 2), its key included (spec F.5: a tombstone keeps the last state).
+    9 comes back with the reload's row; 10 stays deleted; 7 and 8, deleted before, end once."""
+    truncated = _rows(
+        spark,
+        f"select id, name, email, phone, is_deleted, valid_to_order_key is null"
+        f" from {SCHEMA}.dim_customer_history where change_op = 'T'",
+    )
+    assert truncated == sorted(
+        [
+            (9, "Ann", None, "555-0199", True, False),
+            (10, "Bo", "bo@x", "555-0100", True, True),
+        ],
+        key=repr,
+    )
+
+
 def consistent_customers(spark: Any, point: str) -> list[tuple[Any, ...]]:
     return _rows(
         spark,
