@@ -18,8 +18,9 @@
         partition (history_rebuild_events and history_known add a T row per key, and say so
         with has_truncates) or drops the images before it (point_in_time_query keeps only
         the images after the last TRUNCATE). With has_truncates and complete images (no
-        window), each per-key T row takes its values from the key's last image before it:
-        one join of the T rows with the images, grouped per T row.
+        merge window), each per-key T row takes its values from the key's last other image
+        before it: one window over the key's images, ordered as history_versions orders the
+        states, so Spark shuffles and sorts them once for both.
 
         With ignore_null_updates (cdc_history_options), a NULL that an update (U) carries in
         an ignored column counts as not carried: the state keeps the column's previous
@@ -59,54 +60,36 @@
     {%- if cdc_states_are_images(table_name, columns) and not has_truncates -%}
     select * from {{ images }}
     {%- elif cdc_states_are_images(table_name, columns) -%}
-    with
-
-    truncate_ends as (
-
-        {#- the state each per-key T row ends: its key's last image before it #}
+    select
+        ended_states.* except ({{ names | join(', ') }}, ended),
+        {%- for name in names %}
+        case
+            when ended_states.image_oper = 'T' then ended_states.ended.{{ name }}
+            else ended_states.{{ name }}
+        end as {{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from (
+        {#- the state each per-key T row ends: its key's last other image before it, by
+            the window history_versions orders the states with (so Spark sorts once) #}
         select
-            truncated.pk_string,
-            truncated.change_id,
-            truncated.order_key,
-            max_by(
-                named_struct(
-                    {%- for name in names %}
-                    {{ sql_string_literal(name) }}, prior.{{ name }}{{ ',' if not loop.last }}
-                    {%- endfor %}
-                ),
-                named_struct('order_key', prior.order_key, 'row_exists', prior.row_exists)
+            {{ images }}.*,
+            last(
+                case
+                    when {{ images }}.image_oper != 'T' then named_struct(
+                        {%- for name in names %}
+                        {{ sql_string_literal(name) }}, {{ images }}.{{ name }}
+                        {{- ',' if not loop.last }}
+                        {%- endfor %}
+                    )
+                end,
+                true
+            ) over (
+                partition by {{ images }}.pk_string
+                order by {{ images }}.order_key, {{ images }}.row_exists
+                rows between unbounded preceding and 1 preceding
             ) as ended
-        from {{ images }} as truncated
-        inner join {{ images }} as prior
-            on
-                truncated.pk_string = prior.pk_string
-                and prior.order_key < truncated.order_key
-                and prior.image_oper != 'T'
-        where truncated.image_oper = 'T' and truncated.pk_string is not null
-        group by truncated.pk_string, truncated.change_id, truncated.order_key
-
-    )
-
-    select
-        kept.* except ({{ names | join(', ') }}),
-        {%- for name in names %}
-        kept.{{ name }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    from {{ images }} as kept
-    where kept.image_oper != 'T'
-    union all
-    select
-        truncated.* except ({{ names | join(', ') }}),
-        {%- for name in names %}
-        truncate_ends.ended.{{ name }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    from {{ images }} as truncated
-    left join truncate_ends
-        on
-            truncated.pk_string = truncate_ends.pk_string
-            and truncated.change_id = truncate_ends.change_id
-            and truncated.order_key = truncate_ends.order_key
-    where truncated.image_oper = 'T'
+        from {{ images }}
+    ) as ended_states
     {%- else -%}
     with
 
