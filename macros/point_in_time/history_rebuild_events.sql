@@ -1,7 +1,8 @@
 {% macro history_rebuild_events(columns, has_truncates=true) %}
     {#- CTEs of history_from_changes for a rebuild, ending in `events`: every keyed image of
         the `images` CTE, plus, for every TRUNCATE, a T image for each key seen before it
-        (so the TRUNCATE ends every key's generation and opens a deleted version). Without
+        (so the TRUNCATE ends every key's generation and opens a deleted version, which
+        cdc_state_images fills with the state it ends: has_truncates). Without
         has_truncates (history_plan found none) the fan-out, an aggregate over every key,
         is left out. -#}
 keyed as (
