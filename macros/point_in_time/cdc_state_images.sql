@@ -57,9 +57,10 @@
     {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
     {%- set steps = (chain_limit - 1).bit_length() -%}
     {%- set followed = 2 ** steps -%}
-    {%- if cdc_states_are_images(table_name, columns) and not has_truncates -%}
+    {%- set states_are_images = cdc_states_are_images(table_name, columns) -%}
+    {%- if states_are_images and not has_truncates -%}
     select * from {{ images }}
-    {%- elif cdc_states_are_images(table_name, columns) -%}
+    {%- elif states_are_images -%}
     select
         ended_states.* except ({{ names | join(', ') }}, ended),
         {%- for name in names %}
