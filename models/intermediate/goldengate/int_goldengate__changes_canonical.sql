@@ -1,4 +1,9 @@
-{{ config(enabled=cdc_source_system_enabled('goldengate')) }}
+{{
+    config(
+        enabled=cdc_source_system_enabled('goldengate'),
+        materialized='table'
+    )
+}}
 {#- One row per canonical change (spec F.1, F.4 columns E1 and E2) from the
     GoldenGate trail records and Big Data JSON messages that passed judgement:
     I, U and D row changes, and TRUNCATE, DDL and METADATA control changes.
@@ -9,8 +14,11 @@
     sequence is broken). JSON: order_scope ogg:<var goldengate_json_name>,
     order_key pos made fixed-width the same way; no transaction ends.
     effective_at is op_ts (IO Time, op_ts: UTC assumed) made monotone within
-    the order scope (its running maximum in order_key order). A view: flags
-    follow what has landed. #}
+    the order scope (its running maximum in order_key order, taken per order
+    segment and carried across them: cdc_running_max, so no task holds a whole
+    trail). A table rebuilt each run, as the judged changes are (flags follow
+    what has landed), so that each table's images, the transaction boundaries
+    and the change log read it instead of ordering the whole trail again. #}
 
 with
 
@@ -18,6 +26,15 @@ judged as (
 
     select * from {{ ref('int_goldengate__changes_judged') }}
     where judge_error is null and duplicate_status = 'first'
+
+),
+
+timed as (
+
+    {{ cdc_running_max(
+        'judged', 'scoped.op_ts', ['order_scope'],
+        goldengate_order_segment('scoped'), 'order_key', 'effective_at'
+    ) | indent(4) }}
 
 ),
 
@@ -85,11 +102,7 @@ changes as (
         judged.txn_last,
         cast(null as timestamp) as commit_ts,
         judged.op_ts,
-        max(judged.op_ts) over (
-            partition by judged.order_scope
-            order by judged.order_key
-            rows between unbounded preceding and current row
-        ) as effective_at,
+        judged.effective_at,
 
         ---------- images (spec E.5)
         judged.changed_columns,
@@ -116,7 +129,7 @@ changes as (
         judged.raw_source,
         judged.raw_key,
         judged.loaded_at
-    from judged
+    from timed as judged
 
 )
 

@@ -16,7 +16,8 @@
     cleared (int_openedge_cdc__dropped_fields_cleared). Level 0/1 changes carry
     only the _Recid key and need a lookup. effective_at is _Time-Stamp made monotone
     within the table (the running maximum in _Change-Sequence order, spec
-    D.8/D.10), so a point in time by timestamp works across tables.
+    D.8/D.10; cdc_running_max), so a point in time by timestamp works across
+    tables.
     Append-only (incremental by change_id): a held change enters once all its
     parts have arrived; consumers may purge the landed rows afterwards. #}
 {%- set tables = {} %}
@@ -48,14 +49,12 @@ cleared as (
 
 timed as (
 
-    select
-        paired.*,
-        max(paired.op_ts) over (
-            partition by paired.source_table
-            order by paired.change_sequence
-            rows between unbounded preceding and current row
-        ) as effective_at
-    from paired
+    {# the running maximum of op_ts per table, taken per 100,000 changes of the
+       table and carried across them (no task holds a whole table) #}
+    {{ cdc_running_max(
+        'paired', 'scoped.op_ts', ['source_table'],
+        'scoped.change_sequence div 100000', 'change_sequence', 'effective_at'
+    ) | indent(4) }}
 
 ),
 
