@@ -44,25 +44,25 @@ changes as (
         ---------- identity (spec F.1)
         sha2(
             concat_ws(
-                '|', judged.source_system, judged.order_scope,
-                judged.order_key, '0'
+                '|', timed.source_system, timed.order_scope,
+                timed.order_key, '0'
             ),
             256
         ) as change_id,
-        judged.source_system,
-        judged.source_instance,
+        timed.source_system,
+        timed.source_instance,
         coalesce(
             {# catalog.schema.table or schema.table: the part before the
                table #}
             case
-                when judged.source_table_name like '%.%'
+                when timed.source_table_name like '%.%'
                     then substring_index(
-                        substring_index(judged.source_table_name, '.', -2),
+                        substring_index(timed.source_table_name, '.', -2),
                         '.',
                         1
                     )
             end,
-            case judged.source_table
+            case timed.source_table
                 {%- for table_name in cdc_tables_of('goldengate') %}
                 when {{ sql_string_literal(table_name) }}
                     then {{ sql_string_literal(
@@ -70,66 +70,66 @@ changes as (
                 {%- endfor %}
             end
         ) as source_schema,
-        judged.source_table,
-        lower(judged.source_table) as source_table_norm,
+        timed.source_table,
+        lower(timed.source_table) as source_table_norm,
 
         ---------- operation (spec F.4)
         case
-            when judged.change_kind in ('I', 'U', 'D')
-                then judged.change_kind
+            when timed.change_kind in ('I', 'U', 'D')
+                then timed.change_kind
         end as op,
         case
-            when judged.change_kind not in ('I', 'U', 'D')
-                then judged.change_kind
+            when timed.change_kind not in ('I', 'U', 'D')
+                then timed.change_kind
         end as control_op,
         false as is_snapshot,
-        judged.before_image is not null as has_before_image,
+        timed.before_image is not null as has_before_image,
 
         ---------- key (spec F.2)
-        case when judged.change_kind in ('I', 'U', 'D') then judged.pk end
+        case when timed.change_kind in ('I', 'U', 'D') then timed.pk end
             as pk,
         case
-            when judged.change_kind in ('I', 'U', 'D') then judged.pk_string
+            when timed.change_kind in ('I', 'U', 'D') then timed.pk_string
         end as pk_string,
-        judged.pk_before,
-        judged.pk_changed,
+        timed.pk_before,
+        timed.pk_changed,
 
         ---------- ordering and transaction (spec E.3, F.3)
-        judged.order_scope,
-        judged.order_key,
-        judged.txn_id,
-        judged.txn_seq,
-        judged.txn_last,
+        timed.order_scope,
+        timed.order_key,
+        timed.txn_id,
+        timed.txn_seq,
+        timed.txn_last,
         cast(null as timestamp) as commit_ts,
-        judged.op_ts,
-        judged.effective_at,
+        timed.op_ts,
+        timed.effective_at,
 
         ---------- images (spec E.5)
-        judged.changed_columns,
-        judged.present_columns,
-        judged.before_image,
-        judged.after_image,
-        judged.image_complete,
+        timed.changed_columns,
+        timed.present_columns,
+        timed.before_image,
+        timed.after_image,
+        timed.image_complete,
         false as needs_lookup,
         filter(
             concat(
-                judged.base_flags,
+                timed.base_flags,
                 array(
                     case
-                        when not judged.is_transaction_complete
+                        when not timed.is_transaction_complete
                             then 'transaction_incomplete'
                     end,
-                    case when judged.pk_changed then 'key_update' end
+                    case when timed.pk_changed then 'key_update' end
                 )
             ),
             flag -> flag is not null
         ) as flags,
 
         ---------- lineage
-        judged.raw_source,
-        judged.raw_key,
-        judged.loaded_at
-    from timed as judged
+        timed.raw_source,
+        timed.raw_key,
+        timed.loaded_at
+    from timed
 
 )
 
