@@ -42,6 +42,8 @@ from benchmarks.staging_run import generated_before, pipeline_beside_baseline, s
 
 JSON_FOLDER = "ogg_json_messages"
 TRAIL_TABLES = {spec.name: CDC_TABLES[spec.name] for spec in TABLES}
+# trail records written to the landing's Parquet file at a time (one row group each)
+WRITE_BATCH = 200_000
 SELECT = [
     "path:models/staging/goldengate",
     "path:models/intermediate/goldengate",
@@ -61,7 +63,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
     """The landing and the later batch for the parameters, reused when already generated."""
-    from cdc_simulator.goldengate import Options, Producer, message_table, trail_table
+    from cdc_simulator.goldengate import (
+        Options,
+        Producer,
+        TrailRecord,
+        message_table,
+        trail_table,
+    )
     from cdc_simulator.table_model import simulate
 
     parameters = {
@@ -78,22 +86,53 @@ def generate(data: Path, args: argparse.Namespace) -> dict[str, object]:
     started = time.monotonic()
     sim = simulate(args.changes, keys=args.keys, seed=args.seed, tables=TABLES)
     options = Options(chunk_size=args.chunk_size, records_per_file=100_000)
-    units = Producer(sim, options, seed=args.seed).units
-    later = len(units) - int(len(sim.changes) * args.append_fraction)
-    batches = {"landing": units[:later], "append": units[later:]}
-    for folder, chosen in batches.items():
-        records = [record for unit in chosen for record in unit.records]
-        (data / folder / TRAIL).mkdir(parents=True)
-        pq.write_table(trail_table(records), data / folder / TRAIL / "part-00000.parquet")
+    baseline_rows = sum(len(sim.baseline[spec.name]) for spec in sim.tables)
+    # one unit per baseline row and per change; the last ones are the later batch
+    unit_count = baseline_rows + len(sim.changes)
+    later = unit_count - int(len(sim.changes) * args.append_fraction)
+    # the units are produced and written a batch at a time: held all at once, 5 M changes'
+    # records took more than the machine's 24 GiB (BENCHMARKS.md section 38)
+    counts = {"landing": 0, "append": 0}
+    chunked = 0
+    writers: dict[str, pq.ParquetWriter] = {}
+    pending: dict[str, list[TrailRecord]] = {"landing": [], "append": []}
+
+    def flush(folder: str) -> None:
+        if not pending[folder]:
+            return
+        table = trail_table(pending[folder])
+        if folder not in writers:
+            (data / folder / TRAIL).mkdir(parents=True)
+            writers[folder] = pq.ParquetWriter(
+                data / folder / TRAIL / "part-00000.parquet", table.schema
+            )
+        writers[folder].write_table(table)
+        pending[folder].clear()
+
+    producer = Producer(sim, options, seed=args.seed, stream=True)
+    for index, unit in enumerate(producer.produce()):
+        folder = "landing" if index < later else "append"
+        pending[folder].extend(unit.records)
+        counts[folder] += len(unit.records)
+        chunked += sum(1 for record in unit.records if record.rec_count > 1)
+        if len(pending[folder]) >= WRITE_BATCH:
+            flush(folder)
+    for folder in pending:
+        flush(folder)
+        if folder in writers:
+            writers[folder].close()
+        else:  # nothing produced for it: an empty file, as before
+            (data / folder / TRAIL).mkdir(parents=True)
+            pq.write_table(trail_table([]), data / folder / TRAIL / "part-00000.parquet")
     (data / "landing" / JSON_FOLDER).mkdir()
     pq.write_table(message_table([]), data / "landing" / JSON_FOLDER / "part-00000.parquet")
     info = {
         "parameters": parameters,
         "model_changes": len(sim.changes),
-        "later_model_changes": len(units) - later,
-        "landed_records": sum(len(unit.records) for unit in units[:later]),
-        "later_records": sum(len(unit.records) for unit in units[later:]),
-        "chunked_records": sum(1 for unit in units for r in unit.records if r.rec_count > 1),
+        "later_model_changes": unit_count - later,
+        "landed_records": counts["landing"],
+        "later_records": counts["append"],
+        "chunked_records": chunked,
         "generation_seconds": round(time.monotonic() - started, 1),
     }
     stamp.write_text(json.dumps(info, indent=2))

@@ -42,7 +42,7 @@ import base64
 import json
 import random
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -247,7 +247,12 @@ def changed_positions(spec: TableSpec, before: Row, after: Row) -> list[int]:
 class Producer:
     """Writes a simulation as trail records and as JSON messages (one `Unit` per change)."""
 
-    def __init__(self, sim: Simulation, options: Options, *, seed: int) -> None:
+    def __init__(
+        self, sim: Simulation, options: Options, *, seed: int, stream: bool = False
+    ) -> None:
+        """`stream`: produce nothing now; `produce()` then yields the units one at a time
+        (the same units, in the same order, as `units` holds otherwise), so a caller writing
+        millions of records holds only those it has not written yet."""
         self.sim = sim
         self.options = options
         self.rng = random.Random(seed)
@@ -256,8 +261,7 @@ class Producer:
         self._in_file = 0
         self._offsets = [0] * options.partitions
         self._key_updates = 0
-        self.units: list[Unit] = []
-        self._produce()
+        self.units: list[Unit] = [] if stream else list(self.produce())
 
     def _image(self, spec: TableSpec, row: Row, positions: Iterable[int]) -> dict[str, object]:
         return image(spec, row, positions, self.options.binary_encoding)
@@ -275,7 +279,9 @@ class Producer:
 
     # -- the model's changes ---------------------------------------------------------------
 
-    def _produce(self) -> None:
+    def produce(self) -> Iterator[Unit]:
+        """Every unit of the simulation: the baseline's inserts, then each change, in
+        commit order (call once: positions and draws continue from the last call)."""
         start = self.sim.changes[0].commit_time if self.sim.changes else datetime.now(UTC)
         baseline_time = start - timedelta(minutes=1)
         baseline: list[tuple[TableSpec, Row]] = [
@@ -301,7 +307,7 @@ class Producer:
                 unit,
                 baseline_time,
             )
-            self.units.append(unit)
+            yield unit
         for transaction in self.sim.transactions():
             records_of = [self._records(change) for change in transaction]
             count = sum(len(records) for records in records_of)
@@ -321,7 +327,7 @@ class Producer:
                         change.transaction_id,
                     )
                 unit.message = self._json_change(spec, change, unit)
-                self.units.append(unit)
+                yield unit
 
     def _records(
         self, change: Change
