@@ -15,7 +15,11 @@
     last chunk says Continued = N; otherwise it is held (chain_status held,
     quarantined with the reason) and reassembled when the rest lands. The
     logical record takes the position and header of its first chunk (spec
-    F.3) and the transaction end of its last. A table rebuilt each run. #}
+    F.3) and the transaction end of its last. A record with RecCount 1 (or
+    none) that is not Continued = Y is a whole chain by itself (it starts one,
+    and the record after it starts the next): it is its own logical record and
+    skips the aggregation, which only the chunks of longer or held chains go
+    through (most trails hold no chunk at all). A table rebuilt each run. #}
 
 with
 
@@ -157,17 +161,41 @@ chunks_numbered as (
 
 ),
 
+single_records as (
+
+    {# a whole chain by itself (see above): its own logical record, as the
+       aggregation below would make it (one chunk: the chunk's images) #}
+    select
+        struct(chunks_numbered.*) as first_chunk,
+        cast(1 as bigint) as chunk_count,
+        array(chunks_numbered.record_id) as record_ids,
+        chunks_numbered.trans_ind as last_trans_ind,
+        cast(null as string) as hold_reason,
+        chunks_numbered.before_map,
+        chunks_numbered.after_map,
+        chunks_numbered.loaded_at
+    from chunks_numbered
+    where
+        coalesce(chunks_numbered.rec_count, 1) = 1
+        and not chunks_numbered.continued <=> 'Y'
+
+),
+
 chains as (
 
+    {# the records of every other chain: chunks, and records a chain holds #}
     select
         chunks_numbered.chain_number,
         count(*) as chunk_count,
-        min(
+        {# the first chunk's record (its position, header, id), so the logical
+           record needs no join back to the chunks #}
+        min_by(
+            struct(chunks_numbered.*),
             named_struct(
                 'trail_seqno', chunks_numbered.trail_seqno,
                 'trail_rba', chunks_numbered.trail_rba
             )
-        ) as first_position,
+        ) as first_chunk,
         max_by(
             chunks_numbered.continued,
             named_struct(
@@ -206,7 +234,10 @@ chains as (
         collect_list(chunks_numbered.record_id) as record_ids,
         max(chunks_numbered.loaded_at) as loaded_at
     from chunks_numbered
-    group by 1
+    where
+        coalesce(chunks_numbered.rec_count, 1) != 1
+        or chunks_numbered.continued <=> 'Y'
+    group by chunks_numbered.chain_number
 
 ),
 
@@ -255,58 +286,74 @@ merged as (
 
 ),
 
+logical_records as (
+
+    select * from single_records
+    union all
+    select
+        merged.first_chunk,
+        merged.chunk_count,
+        merged.record_ids,
+        merged.last_trans_ind,
+        merged.hold_reason,
+        merged.before_map,
+        merged.after_map,
+        merged.loaded_at
+    from merged
+
+),
+
 final as (
 
     select
         ---------- position of the logical record (its first chunk)
-        first_chunk.trail_seqno,
-        first_chunk.trail_rba,
-        first_chunk.record_id,
-        first_chunk.record_hash,
-        first_chunk.landed_table,
+        logical_records.first_chunk.trail_seqno,
+        logical_records.first_chunk.trail_rba,
+        logical_records.first_chunk.record_id,
+        logical_records.first_chunk.record_hash,
+        logical_records.first_chunk.landed_table,
         concat(
-            lpad(cast(first_chunk.trail_seqno as string), 10, '0'),
-            lpad(cast(first_chunk.trail_rba as string), 20, '0')
+            lpad(cast(logical_records.first_chunk.trail_seqno as string), 10, '0'),
+            lpad(cast(logical_records.first_chunk.trail_rba as string), 20, '0')
         ) as order_key,
 
         ---------- header of the first chunk (spec E.1)
-        first_chunk.undo_flag,
-        first_chunk.record_length,
-        first_chunk.io_type,
-        first_chunk.io_type_name,
-        first_chunk.io_kind,
-        first_chunk.trans_ind,
-        merged.last_trans_ind,
-        first_chunk.syskey_length,
-        first_chunk.audit_rba,
-        first_chunk.audit_pos,
-        first_chunk.partition_indicator,
-        first_chunk.before_after,
-        first_chunk.io_time,
-        first_chunk.orig_node,
-        first_chunk.format_type,
-        first_chunk.source_table_name,
-        first_chunk.tokens,
+        logical_records.first_chunk.undo_flag,
+        logical_records.first_chunk.record_length,
+        logical_records.first_chunk.io_type,
+        logical_records.first_chunk.io_type_name,
+        logical_records.first_chunk.io_kind,
+        logical_records.first_chunk.trans_ind,
+        logical_records.last_trans_ind,
+        logical_records.first_chunk.syskey_length,
+        logical_records.first_chunk.audit_rba,
+        logical_records.first_chunk.audit_pos,
+        logical_records.first_chunk.partition_indicator,
+        logical_records.first_chunk.before_after,
+        logical_records.first_chunk.io_time,
+        logical_records.first_chunk.orig_node,
+        logical_records.first_chunk.format_type,
+        logical_records.first_chunk.source_table_name,
+        logical_records.first_chunk.tokens,
 
         ---------- reassembled (spec E.3)
-        merged.chunk_count,
-        merged.record_ids,
+        logical_records.chunk_count,
+        logical_records.record_ids,
         case
-            when merged.hold_reason is null then 'complete' else 'held'
+            when logical_records.hold_reason is null then 'complete'
+            else 'held'
         end as chain_status,
-        merged.hold_reason,
+        logical_records.hold_reason,
         case
-            when merged.hold_reason is null then merged.before_map
+            when logical_records.hold_reason is null
+                then logical_records.before_map
         end as before_map,
         case
-            when merged.hold_reason is null then merged.after_map
+            when logical_records.hold_reason is null
+                then logical_records.after_map
         end as after_map,
-        merged.loaded_at
-    from merged
-    inner join usable as first_chunk
-        on
-            merged.first_position.trail_seqno = first_chunk.trail_seqno
-            and merged.first_position.trail_rba = first_chunk.trail_rba
+        logical_records.loaded_at
+    from logical_records
 
 )
 
