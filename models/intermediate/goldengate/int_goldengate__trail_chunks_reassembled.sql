@@ -15,11 +15,17 @@
     last chunk says Continued = N; otherwise it is held (chain_status held,
     quarantined with the reason) and reassembled when the rest lands. The
     logical record takes the position and header of its first chunk (spec
-    F.3) and the transaction end of its last. A record with RecCount 1 (or
-    none) that is not Continued = Y is a whole chain by itself (it starts one,
-    and the record after it starts the next): it is its own logical record and
-    skips the aggregation, which only the chunks of longer or held chains go
-    through (most trails hold no chunk at all). A table rebuilt each run. #}
+    F.3) and the transaction end of its last. A table rebuilt each run.
+
+    Most records are no chunk: a record with RecCount 1 (or none) that is not
+    Continued = Y is a whole chain by itself (it starts one, and the record
+    after it starts the next), its own logical record, written as it is. Only
+    the other records (chunks, and records a chain holds) are numbered into
+    chains in trail order, from a narrow projection of every record (what
+    starts a chain depends on the record before, whatever it is), and
+    aggregated. Copies are looked for by an aggregate of the positions; only
+    the records of a position staged twice are ranked. So the wide records
+    are never shuffled or sorted whole. #}
 
 with
 
@@ -30,47 +36,66 @@ staged as (
 
 ),
 
-copies_ranked as (
+copied_positions as (
 
+    {# positions staged more than once (rare: exact copies never reach
+       here, staging keeps one) #}
     select
-        staged.*,
-        row_number() over (
-            partition by staged.trail_seqno, staged.trail_rba
-            order by staged.loaded_at, staged.record_hash
-        ) as copy_number,
-        min(staged.loaded_at) over (
-            partition by staged.trail_seqno, staged.trail_rba
-        ) as first_staged_at
+        staged.trail_seqno,
+        staged.trail_rba
     from staged
+    group by 1, 2
+    having count(*) > 1
 
 ),
 
-copies_compared as (
+copies_ranked as (
 
+    {# the records of those positions: copies with other content are
+       conflicting (all of the first run's) or late (the first stays) #}
     select
-        copies_ranked.*,
-        count(
-            case
-                when copies_ranked.loaded_at = copies_ranked.first_staged_at
-                    then 1
-            end
-        ) over (
-            partition by copies_ranked.trail_seqno, copies_ranked.trail_rba
+        copied.*,
+        row_number() over (
+            partition by copied.trail_seqno, copied.trail_rba
+            order by copied.loaded_at, copied.record_hash
+        ) as copy_number,
+        count_if(copied.loaded_at = copied.first_staged_at) over (
+            partition by copied.trail_seqno, copied.trail_rba
         ) as copies_in_first_run
-    from copies_ranked
+    from (
+        select
+            staged.*,
+            min(staged.loaded_at) over (
+                partition by staged.trail_seqno, staged.trail_rba
+            ) as first_staged_at
+        from staged
+        left semi join copied_positions
+            on
+                staged.trail_seqno = copied_positions.trail_seqno
+                and staged.trail_rba = copied_positions.trail_rba
+    ) as copied
 
 ),
 
 usable as (
 
-    {# exact copies never reach here (staging keeps one); copies with other
-       content are conflicting (all of the first run's) or late (the first
-       stays) #}
-    select copies_compared.*
-    from copies_compared
+    {# one record a position: the only one, or the first copy when no other
+       copy with other content came in the same run #}
+    select staged.*
+    from staged
+    left anti join copied_positions
+        on
+            staged.trail_seqno = copied_positions.trail_seqno
+            and staged.trail_rba = copied_positions.trail_rba
+    union all
+    select
+        copies_ranked.* except (
+            first_staged_at, copy_number, copies_in_first_run
+        )
+    from copies_ranked
     where
-        copies_compared.copy_number = 1
-        and copies_compared.copies_in_first_run = 1
+        copies_ranked.copy_number = 1
+        and copies_ranked.copies_in_first_run = 1
 
 ),
 
@@ -78,8 +103,24 @@ segmented as (
 
     select
         usable.*,
-        {{ goldengate_trail_segment('usable') }} as trail_segment
+        {{ goldengate_trail_segment('usable') }} as trail_segment,
+        coalesce(usable.rec_count, 1) = 1
+        and not usable.continued <=> 'Y' as is_single
     from usable
+
+),
+
+trail_order as (
+
+    {# what chain numbering reads of every record, in trail order #}
+    select
+        segmented.trail_seqno,
+        segmented.trail_segment,
+        segmented.trail_rba,
+        segmented.continued,
+        segmented.rec_count,
+        segmented.is_single
+    from segmented
 
 ),
 
@@ -87,13 +128,13 @@ segment_ends as (
 
     {# each segment's last record, for the first record of the next #}
     select
-        segmented.trail_seqno,
-        segmented.trail_segment,
+        trail_order.trail_seqno,
+        trail_order.trail_segment,
         max_by(
-            named_struct('continued', segmented.continued),
-            segmented.trail_rba
+            named_struct('continued', trail_order.continued),
+            trail_order.trail_rba
         ) as last_record
-    from segmented
+    from trail_order
     group by 1, 2
 
 ),
@@ -113,26 +154,26 @@ segment_previous_ends as (
 chunks_marked as (
 
     select
-        segmented.*,
+        trail_order.*,
         case
             when
                 coalesce(
-                    lag(named_struct('continued', segmented.continued)) over (
+                    lag(named_struct('continued', trail_order.continued)) over (
                         partition by
-                            segmented.trail_seqno, segmented.trail_segment
-                        order by segmented.trail_rba
+                            trail_order.trail_seqno, trail_order.trail_segment
+                        order by trail_order.trail_rba
                     ),
                     segment_previous_ends.previous_record
                 ).continued = 'Y'
-                and coalesce(segmented.rec_count, 1) != 1
+                and coalesce(trail_order.rec_count, 1) != 1
                 then 0
             else 1
         end as is_chain_start
-    from segmented
+    from trail_order
     inner join segment_previous_ends
         on
-            segmented.trail_seqno = segment_previous_ends.trail_seqno
-            and segmented.trail_segment = segment_previous_ends.trail_segment
+            trail_order.trail_seqno = segment_previous_ends.trail_seqno
+            and trail_order.trail_segment = segment_previous_ends.trail_segment
 
 ),
 
@@ -146,7 +187,9 @@ segment_chain_starts as (
 chunks_numbered as (
 
     select
-        chunks_marked.*,
+        chunks_marked.trail_seqno,
+        chunks_marked.trail_rba,
+        chunks_marked.is_single,
         segment_chain_starts.counted_before
         + sum(chunks_marked.is_chain_start) over (
             partition by chunks_marked.trail_seqno, chunks_marked.trail_segment
@@ -161,68 +204,82 @@ chunks_numbered as (
 
 ),
 
+chained as (
+
+    {# the records of chains that are not a single record, with their
+       chain's number #}
+    select
+        segmented.*,
+        struct(segmented.*) as record,
+        chunks_numbered.chain_number
+    from segmented
+    inner join chunks_numbered
+        on
+            segmented.trail_seqno = chunks_numbered.trail_seqno
+            and segmented.trail_rba = chunks_numbered.trail_rba
+    where not segmented.is_single and not chunks_numbered.is_single
+
+),
+
 single_records as (
 
     {# a whole chain by itself (see above): its own logical record, as the
        aggregation below would make it (one chunk: the chunk's images) #}
     select
-        struct(chunks_numbered.*) as first_chunk,
+        struct(segmented.*) as first_chunk,
         cast(1 as bigint) as chunk_count,
-        array(chunks_numbered.record_id) as record_ids,
-        chunks_numbered.trans_ind as last_trans_ind,
+        array(segmented.record_id) as record_ids,
+        segmented.trans_ind as last_trans_ind,
         cast(null as string) as hold_reason,
-        chunks_numbered.before_map,
-        chunks_numbered.after_map,
-        chunks_numbered.loaded_at
-    from chunks_numbered
-    where
-        coalesce(chunks_numbered.rec_count, 1) = 1
-        and not chunks_numbered.continued <=> 'Y'
+        segmented.before_map,
+        segmented.after_map,
+        segmented.loaded_at
+    from segmented
+    where segmented.is_single
 
 ),
 
 chains as (
 
-    {# the records of every other chain: chunks, and records a chain holds #}
     select
-        chunks_numbered.chain_number,
+        chained.chain_number,
         count(*) as chunk_count,
         {# the first chunk's record (its position, header, id), so the logical
            record needs no join back to the chunks #}
         min_by(
-            struct(chunks_numbered.*),
+            chained.record,
             named_struct(
-                'trail_seqno', chunks_numbered.trail_seqno,
-                'trail_rba', chunks_numbered.trail_rba
+                'trail_seqno', chained.trail_seqno,
+                'trail_rba', chained.trail_rba
             )
         ) as first_chunk,
         max_by(
-            chunks_numbered.continued,
+            chained.continued,
             named_struct(
-                'trail_seqno', chunks_numbered.trail_seqno,
-                'trail_rba', chunks_numbered.trail_rba
+                'trail_seqno', chained.trail_seqno,
+                'trail_rba', chained.trail_rba
             )
         ) as last_continued,
         max_by(
-            chunks_numbered.trans_ind,
+            chained.trans_ind,
             named_struct(
-                'trail_seqno', chunks_numbered.trail_seqno,
-                'trail_rba', chunks_numbered.trail_rba
+                'trail_seqno', chained.trail_seqno,
+                'trail_rba', chained.trail_rba
             )
         ) as last_trans_ind,
         array_sort(
-            collect_list(coalesce(chunks_numbered.rec_count, 1))
+            collect_list(coalesce(chained.rec_count, 1))
         ) as rec_counts,
-        count(distinct chunks_numbered.io_type) as io_types,
-        count(distinct chunks_numbered.source_table_name) as table_names,
-        count(distinct chunks_numbered.before_after) as before_afters,
+        count(distinct chained.io_type) as io_types,
+        count(distinct chained.source_table_name) as table_names,
+        count(distinct chained.before_after) as before_afters,
         {# in RecCount order (maps do not sort, so a comparator) #}
         array_sort(
             collect_list(
                 named_struct(
-                    'rec_count', coalesce(chunks_numbered.rec_count, 1),
-                    'before_map', chunks_numbered.before_map,
-                    'after_map', chunks_numbered.after_map
+                    'rec_count', coalesce(chained.rec_count, 1),
+                    'before_map', chained.before_map,
+                    'after_map', chained.after_map
                 )
             ),
             (left_chunk, right_chunk) -> case
@@ -231,13 +288,10 @@ chains as (
                 else 0
             end
         ) as chunks,
-        collect_list(chunks_numbered.record_id) as record_ids,
-        max(chunks_numbered.loaded_at) as loaded_at
-    from chunks_numbered
-    where
-        coalesce(chunks_numbered.rec_count, 1) != 1
-        or chunks_numbered.continued <=> 'Y'
-    group by chunks_numbered.chain_number
+        collect_list(chained.record_id) as record_ids,
+        max(chained.loaded_at) as loaded_at
+    from chained
+    group by 1
 
 ),
 
@@ -313,8 +367,12 @@ final as (
         logical_records.first_chunk.record_hash,
         logical_records.first_chunk.landed_table,
         concat(
-            lpad(cast(logical_records.first_chunk.trail_seqno as string), 10, '0'),
-            lpad(cast(logical_records.first_chunk.trail_rba as string), 20, '0')
+            lpad(
+                cast(logical_records.first_chunk.trail_seqno as string), 10, '0'
+            ),
+            lpad(
+                cast(logical_records.first_chunk.trail_rba as string), 20, '0'
+            )
         ) as order_key,
 
         ---------- header of the first chunk (spec E.1)
