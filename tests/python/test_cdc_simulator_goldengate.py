@@ -83,6 +83,23 @@ def trail(producer: Producer) -> list[TrailRecord]:
     )
 
 
+def test_a_streamed_producer_yields_the_eager_producers_units(producer: Producer) -> None:
+    """`Producer(..., stream=True).produce()` (the benchmark writes 5 M changes' records a batch
+    at a time from it) yields the same units in the same order as the eager `units`: every
+    trail record's landed fields and every JSON message's, chunks included (OPTIONS chunks
+    long values). A streamed producer holds no unit itself."""
+    streamed = Producer(producer.sim, OPTIONS, seed=11, stream=True)
+    assert streamed.units == []
+    units = list(streamed.produce())
+    assert len(units) == len(producer.units) > 300
+    assert any(len(unit.records) > 1 for unit in units), "no chunked or paired record: no test"
+    for eager, lazy in zip(producer.units, units, strict=True):
+        assert [r.fields() for r in lazy.records] == [r.fields() for r in eager.records]
+        assert (lazy.message and lazy.message.fields()) == (
+            eager.message and eager.message.fields()
+        )
+
+
 # ---------------------------------------------------------------------------------------------
 # a reference reader, from the spec
 
