@@ -206,12 +206,12 @@ chunks_numbered as (
 
 chained as (
 
-    {# the records of chains that are not a single record, with their
-       chain's number #}
+    {# the records of chains that are not a single record, each as one
+       struct (so its columns travel once), with their chain's number; the
+       single records are left out on both sides of the join #}
     select
-        segmented.*,
-        struct(segmented.*) as record,
-        chunks_numbered.chain_number
+        chunks_numbered.chain_number,
+        struct(segmented.*) as record
     from segmented
     inner join chunks_numbered
         on
@@ -249,37 +249,37 @@ chains as (
         min_by(
             chained.record,
             named_struct(
-                'trail_seqno', chained.trail_seqno,
-                'trail_rba', chained.trail_rba
+                'trail_seqno', chained.record.trail_seqno,
+                'trail_rba', chained.record.trail_rba
             )
         ) as first_chunk,
         max_by(
-            chained.continued,
+            chained.record.continued,
             named_struct(
-                'trail_seqno', chained.trail_seqno,
-                'trail_rba', chained.trail_rba
+                'trail_seqno', chained.record.trail_seqno,
+                'trail_rba', chained.record.trail_rba
             )
         ) as last_continued,
         max_by(
-            chained.trans_ind,
+            chained.record.trans_ind,
             named_struct(
-                'trail_seqno', chained.trail_seqno,
-                'trail_rba', chained.trail_rba
+                'trail_seqno', chained.record.trail_seqno,
+                'trail_rba', chained.record.trail_rba
             )
         ) as last_trans_ind,
         array_sort(
-            collect_list(coalesce(chained.rec_count, 1))
+            collect_list(coalesce(chained.record.rec_count, 1))
         ) as rec_counts,
-        count(distinct chained.io_type) as io_types,
-        count(distinct chained.source_table_name) as table_names,
-        count(distinct chained.before_after) as before_afters,
+        count(distinct chained.record.io_type) as io_types,
+        count(distinct chained.record.source_table_name) as table_names,
+        count(distinct chained.record.before_after) as before_afters,
         {# in RecCount order (maps do not sort, so a comparator) #}
         array_sort(
             collect_list(
                 named_struct(
-                    'rec_count', coalesce(chained.rec_count, 1),
-                    'before_map', chained.before_map,
-                    'after_map', chained.after_map
+                    'rec_count', coalesce(chained.record.rec_count, 1),
+                    'before_map', chained.record.before_map,
+                    'after_map', chained.record.after_map
                 )
             ),
             (left_chunk, right_chunk) -> case
@@ -288,8 +288,8 @@ chains as (
                 else 0
             end
         ) as chunks,
-        collect_list(chained.record_id) as record_ids,
-        max(chained.loaded_at) as loaded_at
+        collect_list(chained.record.record_id) as record_ids,
+        max(chained.record.loaded_at) as loaded_at
     from chained
     group by 1
 
