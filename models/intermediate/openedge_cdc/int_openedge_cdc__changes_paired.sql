@@ -3,13 +3,14 @@
     materialized='table'
 ) }}
 {#- One row per change of one table (table, _Change-Sequence): its tracking row
-    joined to its merged change records (spec D.9), the level-3 before-update
-    record (3) paired with its after-update (4), judged (spec D.10). A change
+    and its merged change records, gathered by one aggregation (spec D.9), the
+    level-3 before-update record (3) paired with its after-update (4), judged
+    (spec D.10). A change
     whose parts have not all arrived is held (hold_reason, retried each run);
     one that can never be applied is invalid (invalid_reason); both are
     quarantined with the reason, never applied half. A table, rebuilt each run:
     the canonical model, the partition and field steps and the quarantine all
-    read it, and as a view its joins ran once for each of them. #}
+    read it, and as a view its aggregation ran once for each of them. #}
 {%- set tables = {} %}
 {%- for table_name in cdc_tables_of('openedge_cdc') %}
 {%- do tables.update({table_name: openedge_cdc_table_settings(table_name)}) %}
@@ -30,127 +31,91 @@ records as (
 
 ),
 
-invalid_records as (
+parts as (
 
-    {% for table_name in tables -%}
-    select
-        staged.source_table,
-        staged.change_sequence,
-        count(*) as invalid_record_count
-    from {{ ref('stg_openedge_cdc__' ~ table_name) }} as staged
-    where not staged.is_valid and staged.change_sequence is not null
-    group by 1, 2
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
-
-),
-
-tracking_per_change as (
-
+    {# every landed part of a change in one stream: its tracking rows, its
+       merged change records and its quarantined change records, each in a
+       column of its own (NULL in the others), so one aggregation per change
+       gathers them (no union of their keys and no joins: each part is read
+       and shuffled once) #}
     select
         tracking.source_table,
         tracking.change_sequence,
-        count_if(tracking.is_valid and tracking.operation != 3)
-            as main_row_count,
-        count_if(tracking.is_valid) as valid_row_count,
-        count_if(not tracking.is_valid) as invalid_row_count,
-        min_by(
-            struct(
-                tracking.operation,
-                tracking.tran_id,
-                tracking.op_ts,
-                tracking.policy_id,
-                tracking.recid,
-                tracking.partition_id,
-                tracking.tenant_id,
-                tracking.changed_columns,
-                tracking.flags
-            ),
-            tracking.operation
-        ) filter (where tracking.is_valid and tracking.operation != 3)
-            as main_row
+        struct(
+            tracking.is_valid,
+            tracking.operation,
+            tracking.tran_id,
+            tracking.op_ts,
+            tracking.policy_id,
+            tracking.recid,
+            tracking.partition_id,
+            tracking.tenant_id,
+            tracking.changed_columns,
+            tracking.flags
+        ) as tracking_row,
+        null as record,
+        false as is_invalid_record
     from tracking
-    group by 1, 2
-
-),
-
-records_per_change as (
-
+    union all
     select
         records.source_table,
         records.change_sequence,
-        max_by(struct(records.*), records.operation)
-        filter (where records.is_ready and records.operation in (1, 4))
-            as after_record,
-        max_by(struct(records.*), records.operation)
-        filter (where records.is_ready and records.operation = 2)
-            as deleted_record,
-        max_by(struct(records.*), records.operation)
-        filter (where records.is_ready and records.operation = 3)
-            as before_record,
-        count_if(records.is_ready and records.operation in (1, 2, 4))
-            as row_record_count,
-        concat_ws('; ', collect_list(records.hold_reason)) as record_holds
+        null as tracking_row,
+        struct(records.*) as record,
+        false as is_invalid_record
     from records
-    group by records.source_table, records.change_sequence  -- noqa: AM06
-
-),
-
-changes as (
-
+    {%- for table_name in tables %}
+    union all
     select
-        source_table,
-        change_sequence
-    from tracking_per_change
-    union
-    select
-        source_table,
-        change_sequence
-    from records_per_change
-    union
-    select
-        source_table,
-        change_sequence
-    from invalid_records
+        staged.source_table,
+        staged.change_sequence,
+        null as tracking_row,
+        null as record,
+        true as is_invalid_record
+    from {{ ref('stg_openedge_cdc__' ~ table_name) }} as staged
+    where not staged.is_valid and staged.change_sequence is not null
+    {%- endfor %}
 
 ),
 
 joined as (
 
     select
-        changes.source_table,
-        changes.change_sequence,
-        lpad(cast(changes.change_sequence as string), 20, '0') as order_key,
-        case changes.source_table
+        parts.source_table,
+        parts.change_sequence,
+        lpad(cast(parts.change_sequence as string), 20, '0') as order_key,
+        case parts.source_table
             {%- for table_name, table in tables.items() %}
             when {{ sql_string_literal(table_name) }} then {{ table.level }}
             {%- endfor %}
         end as policy_level,
-        coalesce(tracking_per_change.main_row_count, 0) as main_row_count,
-        coalesce(tracking_per_change.valid_row_count, 0) as valid_row_count,
-        coalesce(tracking_per_change.invalid_row_count, 0)
-            as invalid_tracking_count,
-        tracking_per_change.main_row,
-        records_per_change.after_record,
-        records_per_change.deleted_record,
-        records_per_change.before_record,
-        coalesce(records_per_change.row_record_count, 0) as row_record_count,
-        nullif(records_per_change.record_holds, '') as record_holds,
-        coalesce(invalid_records.invalid_record_count, 0)
-            as invalid_record_count
-    from changes
-    left join tracking_per_change
-        on
-            changes.source_table = tracking_per_change.source_table
-            and changes.change_sequence = tracking_per_change.change_sequence
-    left join records_per_change
-        on
-            changes.source_table = records_per_change.source_table
-            and changes.change_sequence = records_per_change.change_sequence
-    left join invalid_records
-        on
-            changes.source_table = invalid_records.source_table
-            and changes.change_sequence = invalid_records.change_sequence
+        count_if(
+            parts.tracking_row.is_valid and parts.tracking_row.operation != 3
+        ) as main_row_count,
+        count_if(parts.tracking_row.is_valid) as valid_row_count,
+        count_if(not parts.tracking_row.is_valid) as invalid_tracking_count,
+        min_by(parts.tracking_row, parts.tracking_row.operation) filter (
+            where
+            parts.tracking_row.is_valid and parts.tracking_row.operation != 3
+        ) as main_row,
+        max_by(parts.record, parts.record.operation) filter (
+            where parts.record.is_ready and parts.record.operation in (1, 4)
+        ) as after_record,
+        max_by(parts.record, parts.record.operation) filter (
+            where parts.record.is_ready and parts.record.operation = 2
+        ) as deleted_record,
+        max_by(parts.record, parts.record.operation) filter (
+            where parts.record.is_ready and parts.record.operation = 3
+        ) as before_record,
+        count_if(
+            parts.record.is_ready and parts.record.operation in (1, 2, 4)
+        ) as row_record_count,
+        nullif(
+            concat_ws('; ', collect_list(parts.record.hold_reason)), ''
+        ) as record_holds,
+        count_if(parts.is_invalid_record) as invalid_record_count
+    from parts
+    group by parts.source_table, parts.change_sequence  -- noqa: AM06
 
 ),
 
