@@ -25,6 +25,8 @@
 {%- do tables.update({table_name: openedge_cdc_table_settings(table_name)}) %}
 {%- endfor %}
 {%- set schema = var('openedge_cdc_schema') %}
+{#- the partition and field-delete steps only when such an operation is ready #}
+{%- set control = openedge_cdc_control_operations_ready() %}
 
 with
 
@@ -35,17 +37,22 @@ paired as (
 
 ),
 
+{%- if control.partition %}
+
 removed as (
 
     select * from {{ ref('int_openedge_cdc__partition_rows_removed') }}
 
 ),
+{%- endif %}
+{%- if control.field_delete %}
 
 cleared as (
 
     select * from {{ ref('int_openedge_cdc__dropped_fields_cleared') }}
 
 ),
+{%- endif %}
 
 timed as (
 
@@ -55,19 +62,6 @@ timed as (
         'paired', 'scoped.op_ts', ['source_table'],
         'scoped.change_sequence div 100000', 'change_sequence', 'effective_at'
     ) | indent(4) }}
-
-),
-
-column_counts as (
-    {%- for table_name, table in tables.items() %}
-
-    select
-        {{ sql_string_literal(table_name) }} as source_table,
-        {{ table.columns | length }} as column_count
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
 
 ),
 
@@ -167,6 +161,8 @@ row_changes as (
 
 ),
 
+{%- if control.partition %}
+
 removals as (
 
     select
@@ -204,6 +200,8 @@ removals as (
             and removed.change_sequence = timed.change_sequence
 
 ),
+{%- endif %}
+{%- if control.field_delete %}
 
 clears as (
 
@@ -224,8 +222,12 @@ clears as (
         cleared.present_columns,
         cleared.before_values as before_image,
         cleared.after_values as after_image,
-        timed_columns.column_count = size(cleared.present_columns)
-            as image_complete,
+        size(cleared.present_columns) = case cleared.source_table
+            {%- for table_name, table in tables.items() %}
+            when {{ sql_string_literal(table_name) }}
+                then {{ table.columns | length }}
+            {%- endfor %}
+        end as image_complete,
         false as needs_lookup,
         array(concat('cleared_by_field_delete:', cleared.field_name))
             as flags,
@@ -238,18 +240,21 @@ clears as (
         on
             cleared.source_table = timed.source_table
             and cleared.change_sequence = timed.change_sequence
-    inner join column_counts as timed_columns
-        on cleared.source_table = timed_columns.source_table
 
 ),
+{%- endif %}
 
 unioned as (
 
     select * from row_changes
+    {%- if control.partition %}
     union all
     select * from removals
+    {%- endif %}
+    {%- if control.field_delete %}
     union all
     select * from clears
+    {%- endif %}
 
 ),
 
