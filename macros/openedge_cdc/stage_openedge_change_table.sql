@@ -61,7 +61,17 @@ texts as (
 
 distinct_rows as (
 
-    select distinct * from texts
+    {# exact copies are one row; shuffled by the identity the count of
+       rows_with_this_identity partitions by; row_hash over the landed texts #}
+    {{ cdc_distinct_rows('texts', [
+        ['change_sequence',
+            'try_cast(identified.change_sequence_text as bigint)'],
+        ['operation', 'try_cast(identified.operation_text as int)'],
+        ['continuation_position', 'coalesce(try_cast('
+            ~ 'identified.continuation_position_text as int), -1)'],
+    ], computed=[
+        ['row_hash', 'sha2(to_json(struct(identified.*)), 256)'],
+    ]) | indent(4) }}
 
 ),
 
@@ -69,18 +79,6 @@ typed as (
 
     select
         distinct_rows.*,
-        try_cast(distinct_rows.change_sequence_text as bigint)
-            as change_sequence,
-        try_cast(distinct_rows.operation_text as int) as operation,
-        try_cast(distinct_rows.tran_id_text as bigint) as tran_id,
-        try_cast(distinct_rows.time_stamp_text as timestamp) as op_ts,
-        coalesce(
-            try_cast(distinct_rows.continuation_position_text as int), -1
-        ) as continuation_position,
-        coalesce(try_cast(distinct_rows.array_index_text as int), -1)
-            as array_index,
-        coalesce(try_cast(distinct_rows.fragment_text as int), -1)
-            as fragment,
         {%- for column in columns %}
         {%- set typed_value = 'try_cast(distinct_rows.value_' ~ loop.index
             ~ ' as ' ~ column.type ~ ')'
@@ -96,7 +94,12 @@ typed as (
                     ~ column.type) }}
         end as error_{{ loop.index }},
         {%- endfor %}
-        sha2(to_json(struct(distinct_rows.*)), 256) as row_hash
+        try_cast(distinct_rows.tran_id_text as bigint) as tran_id,
+        try_cast(distinct_rows.time_stamp_text as timestamp) as op_ts,
+        coalesce(try_cast(distinct_rows.array_index_text as int), -1)
+            as array_index,
+        coalesce(try_cast(distinct_rows.fragment_text as int), -1)
+            as fragment
     from distinct_rows
 
 ),

@@ -51,8 +51,15 @@ texts as (
 
 distinct_rows as (
 
-    {# an exact copy delivered again (a late batch re-sent) is one row #}
-    select distinct * from texts
+    {# an exact copy delivered again (a late batch re-sent) is one row; shuffled
+       by the identity the count of rows_with_this_identity partitions by #}
+    {{ cdc_distinct_rows('texts', [
+        ['source_table_number',
+            'try_cast(identified.source_table_number_text as int)'],
+        ['change_sequence',
+            'try_cast(identified.change_sequence_text as bigint)'],
+        ['operation', 'try_cast(identified.operation_text as int)'],
+    ]) | indent(4) }}
 
 ),
 
@@ -60,12 +67,6 @@ typed as (
 
     select
         distinct_rows.*,
-        try_cast(distinct_rows.source_table_number_text as int)
-            as source_table_number,
-        try_cast(distinct_rows.change_sequence_text as bigint)
-            as change_sequence,
-        try_cast(distinct_rows.operation_text as int)
-            as operation,  -- noqa: RF04
         try_cast(distinct_rows.tran_id_text as bigint) as tran_id,
         try_cast(distinct_rows.time_stamp_text as timestamp) as op_ts,
         try_cast(distinct_rows.recid_text as bigint) as recid,
