@@ -5,12 +5,12 @@
 {#- One row per change of one table (table, _Change-Sequence): its tracking row
     and its merged change records, gathered by one aggregation (spec D.9), the
     level-3 before-update record (3) paired with its after-update (4), judged
-    (spec D.10). A change
-    whose parts have not all arrived is held (hold_reason, retried each run);
-    one that can never be applied is invalid (invalid_reason); both are
-    quarantined with the reason, never applied half. A table, rebuilt each run:
-    the canonical model, the partition and field steps and the quarantine all
-    read it, and as a view its aggregation ran once for each of them. #}
+    (spec D.10). A change whose parts have not all arrived is held
+    (hold_reason, retried each run); one that can never be applied is invalid
+    (invalid_reason); both are quarantined with the reason, never applied
+    half. A table, rebuilt each run: the canonical model, the partition and
+    field steps and the quarantine all read it, and as a view its aggregation
+    ran once for each of them. #}
 {%- set tables = {} %}
 {%- for table_name in cdc_tables_of('openedge_cdc') %}
 {%- do tables.update({table_name: openedge_cdc_table_settings(table_name)}) %}
