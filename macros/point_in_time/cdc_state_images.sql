@@ -29,7 +29,13 @@
 
         The window runs only where it is needed: when the table's images are complete and
         no column ignores NULL updates (cdc_states_are_images), the state is the image
-        itself, with no window.
+        itself, with no window. The same holds when the images are not complete by
+        configuration but the table holds none that lacks a column, and the key-move steps
+        below are left out when it holds no key move (cdc_image_kind_flags, recorded at
+        each write of the images). A query left without a step checks each image it reads
+        for the kind the step is for, and stops with an error naming the table if one is
+        there (an image written after the view or function was created: the next run
+        creates it again), so a left-out step never gives a wrong state.
 
         A U that changed the key (spec F.5 step 2) continues the old key's state: its K image
         (same change_id, the old key's tombstone) ends the old key's generation and the U
@@ -57,9 +63,31 @@
     {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
     {%- set steps = (chain_limit - 1).bit_length() -%}
     {%- set followed = 2 ** steps -%}
-    {%- set states_are_images = cdc_states_are_images(table_name, columns) -%}
+    {%- set configured_as_images = cdc_states_are_images(table_name, columns) -%}
+    {%- set kinds = {'partial_images': false, 'key_moves': false} if configured_as_images
+        else cdc_image_kind_flags(table_name) -%}
+    {%- set states_are_images = configured_as_images
+        or not kinds.partial_images and not ignore_null -%}
+    {#- an image of the kind a left-out step is for stops the query (see above): a K
+        image where the key-move steps are left out, an image lacking columns (not a
+        TRUNCATE's) where the merge is -#}
+    {%- set stale = table_name ~ ': int_' ~ table_name ~ '__change_images holds {} written'
+        ~ ' after this query was compiled; run cdc-dbt run again to create its views and'
+        ~ ' functions anew' -%}
+    {%- if states_are_images -%}
+        {%- set unexpected = images ~ ".image_oper != 'T' and not " ~ images ~ '.image_complete' -%}
+        {%- set what = 'an image lacking columns' -%}
+    {%- else -%}
+        {%- set unexpected = images ~ ".image_oper = 'K'" -%}
+        {%- set what = 'a key move' -%}
+    {%- endif -%}
+    {%- set guard = 'case when ' ~ unexpected ~ ' then raise_error('
+        ~ sql_string_literal(stale.format(what)) ~ ') else true end' -%}
     {%- if states_are_images and not has_truncates -%}
     select * from {{ images }}
+    {%- if not configured_as_images %}
+    where {{ guard }}
+    {%- endif %}
     {%- elif states_are_images -%}
     select
         ended_states.* except ({{ names | join(', ') }}, ended),
@@ -90,9 +118,38 @@
                 rows between unbounded preceding and 1 preceding
             ) as ended
         from {{ images }}
+        {%- if not configured_as_images %}
+        where {{ guard }}
+        {%- endif %}
     ) as ended_states
     {%- else -%}
     with
+    {%- if not kinds.key_moves %}
+
+    lineaged as (
+
+        {#- no key move among the table's images: a lineage is one generation, which ends
+            after a non-existing image #}
+        select
+            generations.*,
+            generations.generation as lineage
+        from (
+            select
+                {{ images }}.*,
+                named_struct(
+                    'pk_string', {{ images }}.pk_string,
+                    'generation', count_if(not {{ images }}.row_exists) over (
+                        partition by {{ images }}.pk_string
+                        order by {{ images }}.order_key, {{ images }}.row_exists
+                        rows between unbounded preceding and 1 preceding
+                    )
+                ) as generation
+            from {{ images }}
+            where {{ guard }}
+        ) as generations
+
+    )
+    {%- else %}
 
     flagged_images as (
 
@@ -256,6 +313,7 @@
             on generations.generation = lineages.generation
 
     )
+    {%- endif %}
 
     select
         lineaged.* except (generation, lineage, {{ names | join(', ') }}),
@@ -283,7 +341,10 @@
         {%- endfor %}
     from lineaged
     window lineage_order as (
-        partition by lineaged.lineage
+        {#- without key moves a lineage holds one key's images, which the generations
+            are partitioned by already: with pk_string first the window needs no shuffle of
+            its own #}
+        partition by {{ 'lineaged.pk_string, ' if not kinds.key_moves }}lineaged.lineage
         order by lineaged.order_key, lineaged.row_exists
         rows between unbounded preceding and current row
     )

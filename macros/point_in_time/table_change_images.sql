@@ -6,13 +6,24 @@
         format images what was staged after the newest image (cdc_watermark); a format
         registered images_rebuildable plans with cdc_append_plan and may image it all
         again (the cdc_append_reset pre-hook empties the table first), as may a Qlik table
-        with duplicate_resolution latest_load.
+        with duplicate_resolution latest_load. Where states are merged from the images, each
+        write records which kinds of image the table holds (cdc_record_image_kinds:
+        images lacking columns, key moves), so the merge skips the steps it needs none of
+        (cdc_state_images).
         Disabled when the table is not in var cdc_tables. -#}
     {%- if table_name not in var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
-        {%- set system = cdc_table_config(table_name).source_system -%}
+        {%- set table = cdc_table_config(table_name) -%}
+        {%- set system = table.source_system -%}
         {%- set pre_hooks = ["{{ cdc_write_started('loaded_at') }}"] -%}
+        {%- set post_hooks = ["{{ cdc_write_finished() }}"] -%}
+        {#- the kinds of image matter only where states are merged: images not complete
+            by configuration, or NULL updates ignored (cdc_states_are_images) -#}
+        {%- if not table.get('images_complete', cdc_source_system_config(system).get(
+                'images_complete', false)) or table.get('ignore_null_updates') -%}
+            {%- do post_hooks.insert(0, "{{ cdc_record_image_kinds() }}") -%}
+        {%- endif -%}
         {#- a Qlik table keeping the latest load rebuilds its images when a row supersedes
             a staged one (qlik_ct_change_images) -#}
         {%- if cdc_source_system_config(system).get('images_rebuildable', false)
@@ -27,7 +38,7 @@
             incremental_strategy='append',
             on_schema_change='fail',
             pre_hook=pre_hooks,
-            post_hook=["{{ cdc_write_finished() }}"],
+            post_hook=post_hooks,
             meta={'cdc_inputs_ignore': ['int_qlik_ct__changes_logged']}
                 if system == 'qlik_ct' else {}
         ) }}

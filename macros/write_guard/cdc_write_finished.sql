@@ -7,7 +7,9 @@
         CDC_CODE_FINGERPRINT, '' without it), so an append model planned by
         cdc_append_plan rebuilds once the code changes; for such a model with an
         invalidating relation, also the newest row of it this write saw
-        (cdc.invalidated_seen, from the plan's memo). -#}
+        (cdc.invalidated_seen, from the plan's memo); and the properties an earlier
+        post-hook of the model left for this write in the memo `cdc_written_properties`
+        (cdc_record_image_kinds), so they are set in the same statement. -#}
     {%- if execute and model.resource_type == 'model' -%}
         {%- set properties = {
             'cdc.write': 'finished',
@@ -19,6 +21,7 @@
         {%- if memo_key in seen -%}
             {%- do properties.update({'cdc.invalidated_seen': seen[memo_key]}) -%}
         {%- endif -%}
+        {%- do properties.update(graph.get('cdc_written_properties', {}).get(memo_key, {})) -%}
         {%- do run_query(cdc_set_table_properties(this, properties)) -%}
         {%- do cdc_remember_written(this, invocation_id) -%}
     {%- endif -%}

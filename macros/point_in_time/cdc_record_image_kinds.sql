@@ -1,0 +1,26 @@
+{% macro cdc_record_image_kinds() %}
+    {#- post-hook of int_<table>__change_images, before cdc_write_finished: which kinds of
+        image the table now holds (cdc_image_kind_flags), for the models and functions that
+        merge its images into states (cdc_state_images leaves out the steps a table has no
+        image for). One narrow query over the written table; the flags go to the memo
+        `cdc_image_kinds` for the rest of this run (the relation cache holds the properties
+        as the run found them) and to `cdc_written_properties`, which cdc_write_finished
+        adds to the table properties it sets (cdc.partial_images, cdc.key_moves). -#}
+    {%- if execute and model.resource_type == 'model' -%}
+        {%- set row = run_query(
+            'select'
+            ~ ' coalesce(bool_or(not is_before_image and image_oper != \'T\''
+            ~ ' and not image_complete), false) as partial_images,'
+            ~ ' coalesce(bool_or(image_oper = \'K\'), false) as key_moves'
+            ~ ' from ' ~ this).rows[0] -%}
+        {%- set kinds = {'partial_images': row[0] | string | lower,
+                         'key_moves': row[1] | string | lower} -%}
+        {%- do graph.setdefault('cdc_image_kinds', {}).update({
+            ((this.schema ~ '.' ~ this.identifier) | lower) ~ '@' ~ invocation_id: kinds}) -%}
+        {%- do graph.setdefault('cdc_written_properties', {}).update({
+            model.unique_id ~ '@' ~ invocation_id: {
+                'cdc.partial_images': kinds.partial_images,
+                'cdc.key_moves': kinds.key_moves}}) -%}
+    {%- endif -%}
+    select 1 as image_kinds_recorded
+{% endmacro %}
