@@ -124,34 +124,9 @@
     ) as ended_states
     {%- else -%}
     with
-    {%- if not kinds.key_moves %}
-
-    lineaged as (
-
-        {#- no key move among the table's images: a lineage is one generation, which ends
-            after a non-existing image #}
-        select
-            generations.*,
-            generations.generation as lineage
-        from (
-            select
-                {{ images }}.*,
-                named_struct(
-                    'pk_string', {{ images }}.pk_string,
-                    'generation', count_if(not {{ images }}.row_exists) over (
-                        partition by {{ images }}.pk_string
-                        order by {{ images }}.order_key, {{ images }}.row_exists
-                        rows between unbounded preceding and 1 preceding
-                    )
-                ) as generation
-            from {{ images }}
-            where {{ guard }}
-        ) as generations
-
-    )
-    {%- else %}
 
     flagged_images as (
+        {%- if kinds.key_moves %}
 
         {#- a U moved its key when its change (change_id, order_key) also left a K image,
             the old key's tombstone: a window over the change's images, not a join, so the
@@ -167,6 +142,16 @@
                 partition by key_images.change_id, key_images.order_key
             ) > 0 as moves_key
         from {{ images }} as key_images
+        {%- else %}
+
+        {#- no key move among the table's images (cdc_image_kind_flags): no U moves its
+            key, and the steps that follow key moves are left out below #}
+        select
+            {{ images }}.*,
+            false as moves_key
+        from {{ images }}
+        where {{ guard }}
+        {%- endif %}
 
     ),
 
@@ -190,6 +175,8 @@
         from flagged_images
 
     ),
+
+    {%- if kinds.key_moves %}
 
     key_moves as (
 
@@ -311,6 +298,17 @@
         from generations
         left join lineages
             on generations.generation = lineages.generation
+
+    )
+    {%- else %}
+
+    lineaged as (
+
+        {#- without key moves a lineage is one generation #}
+        select
+            generations.*,
+            generations.generation as lineage
+        from generations
 
     )
     {%- endif %}

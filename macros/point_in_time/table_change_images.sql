@@ -20,8 +20,7 @@
         {%- set post_hooks = ["{{ cdc_write_finished() }}"] -%}
         {#- the kinds of image matter only where states are merged: images not complete
             by configuration, or NULL updates ignored (cdc_states_are_images) -#}
-        {%- if not table.get('images_complete', cdc_source_system_config(system).get(
-                'images_complete', false)) or table.get('ignore_null_updates') -%}
+        {%- if not cdc_images_complete(table_name) or table.get('ignore_null_updates') -%}
             {%- do post_hooks.insert(0, "{{ cdc_record_image_kinds() }}") -%}
         {%- endif -%}
         {#- a Qlik table keeping the latest load rebuilds its images when a row supersedes
