@@ -5,22 +5,27 @@
         image for). One narrow query over the written table; the flags go to the memo
         `cdc_image_kinds` for the rest of this run (the relation cache holds the properties
         as the run found them) and to `cdc_written_properties`, which cdc_write_finished
-        adds to the table properties it sets (cdc.partial_images, cdc.key_moves). -#}
+        adds to the table properties it sets (cdc.partial_images, cdc.key_moves,
+        cdc.key_move_count: the number of K images, which bounds the longest chain of key
+        moves the lineage steps must follow). -#}
     {%- if execute and model.resource_type == 'model' -%}
         {%- set row = run_query(
             'select'
             ~ ' coalesce(bool_or(not is_before_image and image_oper != \'T\''
             ~ ' and not image_complete), false) as partial_images,'
-            ~ ' coalesce(bool_or(image_oper = \'K\'), false) as key_moves'
+            ~ ' coalesce(bool_or(image_oper = \'K\'), false) as key_moves,'
+            ~ ' count_if(image_oper = \'K\') as key_move_count'
             ~ ' from ' ~ this).rows[0] -%}
         {%- set kinds = {'partial_images': row[0] | string | lower,
-                         'key_moves': row[1] | string | lower} -%}
+                         'key_moves': row[1] | string | lower,
+                         'key_move_count': row[2] | int | string} -%}
         {%- do graph.setdefault('cdc_image_kinds', {}).update({
             ((this.schema ~ '.' ~ this.identifier) | lower) ~ '@' ~ invocation_id: kinds}) -%}
         {%- do graph.setdefault('cdc_written_properties', {}).update({
             model.unique_id ~ '@' ~ invocation_id: {
                 'cdc.partial_images': kinds.partial_images,
-                'cdc.key_moves': kinds.key_moves}}) -%}
+                'cdc.key_moves': kinds.key_moves,
+                'cdc.key_move_count': kinds.key_move_count}}) -%}
     {%- endif -%}
     select 1 as image_kinds_recorded
 {% endmacro %}

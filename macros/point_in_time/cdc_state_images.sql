@@ -48,10 +48,14 @@
         doubling: step k knows each generation's ancestor 2^k moves back, so
         var key_move_chain_limit (cdc_key_move_chain_limit: default 64, rounded up to a
         power of two) takes log2 of it steps; a longer chain stops the query with an error
-        naming the key and the var, rather than cutting it. Unrolled steps, not a recursive
-        CTE: Spark runs a recursive CTE as a loop of jobs, 3 to 4 s for every evaluation of
-        a point in time even with one key move (BENCHMARKS.md section 13). The window then
-        runs per lineage instead of per generation.
+        naming the key and the var, rather than cutting it. Fewer steps where the table
+        holds fewer K images than the limit (key_move_count, recorded with the kinds): no
+        chain is longer than its moves, so one or two K images need no step or one, and a
+        chain longer than the steps follow (K images written after the query was
+        compiled) stops the query with the error of a left-out step. Unrolled steps, not a
+        recursive CTE: Spark runs a recursive CTE as a loop of jobs, 3 to 4 s for every
+        evaluation of a point in time even with one key move (BENCHMARKS.md section 13).
+        The window then runs per lineage instead of per generation.
     -#}
     {%- if images is none or images == '' -%}
         {{ exceptions.raise_compiler_error("cdc_state_images: images (a CTE name) is required") }}
@@ -62,10 +66,19 @@
     {%- set chain_limit = cdc_key_move_chain_limit() -%}
     {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
     {%- set steps = (chain_limit - 1).bit_length() -%}
-    {%- set followed = 2 ** steps -%}
     {%- set configured_as_images = cdc_states_are_images(table_name, columns) -%}
     {%- set kinds = {'partial_images': false, 'key_moves': false} if configured_as_images
         else cdc_image_kind_flags(table_name) -%}
+    {#- no chain is longer than the table's K images (each key move leaves one): with n
+        recorded, log2(n) steps follow every chain; more K images written since make a
+        longer chain possible, which the last step finds (stale, below) -#}
+    {%- set known_moves = kinds.get('key_move_count') -%}
+    {%- set bounded = known_moves is not none and known_moves > 0
+        and (known_moves - 1).bit_length() < steps -%}
+    {%- if bounded -%}
+        {%- set steps = (known_moves - 1).bit_length() -%}
+    {%- endif -%}
+    {%- set followed = 2 ** steps -%}
     {%- set states_are_images = configured_as_images
         or not kinds.partial_images and not ignore_null -%}
     {#- an image of the kind a left-out step is for stops the query (see above): a K
@@ -276,6 +289,10 @@
             case
                 when hops_{{ steps + 1 }}.up_of_up is null
                     then hops_{{ steps + 1 }}.up
+                {%- if bounded %}
+                else raise_error({{ sql_string_literal(stale.format(
+                    'a chain of more than ' ~ followed ~ ' key moves')) }})
+                {%- else %}
                 else raise_error(concat(
                     {{ sql_string_literal(
                         table_name ~ ': more than ' ~ followed ~ ' key moves in a'
@@ -284,6 +301,7 @@
                     {{ sql_string_literal(
                         '; raise var key_move_chain_limit (now ' ~ chain_limit ~ ')') }}
                 ))
+                {%- endif %}
             end as lineage
         from hops_{{ steps + 1 }}
         where hops_{{ steps + 1 }}.is_pointer

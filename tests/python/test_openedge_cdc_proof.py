@@ -368,18 +368,70 @@ def left_out_steps_stop_on_an_image_they_need(spark: Any) -> None:
     """The answers above came from as-of functions and histories that leave out the state
     merge's steps a table's images need none of (cdc_state_images): visit has no key move
     (no lineage steps), and every customer image carries every column (level 3: no merge at
-    all), as each images table recorded at its last write. An image of such a kind written
-    after the functions were created (here by hand) stops the query naming the table, rather
-    than giving a state merged without it. Run last: it leaves the tables changed."""
+    all), as each images table recorded at its last write; the lineage steps of customer and
+    item follow chains no longer than their recorded K images. An image of such a kind written
+    after the functions were created (here by hand), or a chain of key moves longer than the
+    steps follow, stops the query naming the table, rather than giving a state merged without
+    it. Run last: it leaves the tables changed."""
     from pyspark.sql import functions as F
+
+    recorded = ("cdc.partial_images", "cdc.key_moves", "cdc.key_move_count")
 
     def kinds(table: str) -> dict[str, str]:
         rows = spark.sql(f"show tblproperties {SCHEMA}.int_{table}__change_images").collect()
-        return {row[0]: row[1] for row in rows if row[0] in ("cdc.partial_images", "cdc.key_moves")}
+        return {row[0]: row[1] for row in rows if row[0] in recorded}
 
-    assert kinds("visit") == {"cdc.partial_images": "true", "cdc.key_moves": "false"}
-    assert kinds("oe_customer") == {"cdc.partial_images": "false", "cdc.key_moves": "true"}
-    assert kinds("item") == {"cdc.partial_images": "true", "cdc.key_moves": "true"}
+    def key_moves(table: str) -> str:
+        images = spark.table(f"{SCHEMA}.int_{table}__change_images")
+        return str(images.where(F.col("image_oper") == "K").count())
+
+    assert kinds("visit") == {
+        "cdc.partial_images": "true",
+        "cdc.key_moves": "false",
+        "cdc.key_move_count": "0",
+    }
+    assert kinds("oe_customer") == {
+        "cdc.partial_images": "false",
+        "cdc.key_moves": "true",
+        "cdc.key_move_count": key_moves("oe_customer"),
+    }
+    assert kinds("item") == {
+        "cdc.partial_images": "true",
+        "cdc.key_moves": "true",
+        "cdc.key_move_count": key_moves("item"),
+    }
+    # a chain one move longer than item's lineage steps follow: fewer steps than var
+    # key_move_chain_limit's six (64 moves) only below 33 K images
+    moves = int(kinds("item")["cdc.key_move_count"])
+    assert 0 < moves <= 32, moves
+    followed = 2 ** (moves - 1).bit_length()
+    images = f"{SCHEMA}.int_item__change_images"
+    template = (
+        spark.table(images).where((F.col("image_oper") == "U") & ~F.col("is_before_image")).limit(1)
+    )
+    last = spark.table(images).agg(F.max("order_key")).first()[0]
+    chain = [
+        (f"chain {move}", f"{last}~{move:03d}", oper, f"chained={move - (oper == 'K')}")
+        for move in range(1, followed + 2)
+        for oper in ("K", "U")
+    ]
+    moved = spark.createDataFrame(
+        chain, "moved_change string, moved_order_key string, moved_oper string, moved_pk string"
+    )
+    template.crossJoin(moved).withColumns(
+        {
+            "change_id": F.col("moved_change"),
+            "order_key": F.col("moved_order_key"),
+            "image_oper": F.col("moved_oper"),
+            "row_exists": F.col("moved_oper") == "U",
+            "pk_string": F.col("moved_pk"),
+        }
+    ).select(*spark.table(images).columns).write.insertInto(images)
+    with pytest.raises(
+        Exception,
+        match=f"int_item__change_images holds a chain of more than {followed} key moves written",
+    ):
+        spark.sql(f"select * from {SCHEMA}.item_as_of('latest')").collect()
     written = {
         "visit": (F.col("image_oper").isin("I", "U"), {"image_oper": F.lit("K")}, "a key move"),
         "oe_customer": (
