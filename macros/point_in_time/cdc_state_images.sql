@@ -172,7 +172,7 @@
 
         {#- a generation ends after a non-existing image and starts at a key-moving U #}
         select
-            flagged_images.* except (moves_key),
+            flagged_images.*,
             named_struct(
                 'pk_string', flagged_images.pk_string,
                 'generation', count_if(not flagged_images.row_exists) over (
@@ -196,7 +196,9 @@
         {#- the generation a key-changing U starts continues the one its change's K image
             ends (a window over the change's images, not a self-join: in a view or function
             Spark would copy the generations' whole plan into each side); a generation
-            holds at most one such U, its first image (min only guards) #}
+            holds at most one such U, its first image (min only guards). Only the K
+            images and the key-moving U's are shuffled for it: any other U's change left no
+            K image, so it has no predecessor #}
         select
             paired.generation,
             paired.predecessor
@@ -216,6 +218,7 @@
                     partition by generations.change_id, generations.order_key
                 ) as predecessor
             from generations
+            where generations.image_oper = 'K' or generations.moves_key
         ) as paired
         where paired.image_oper = 'U' and paired.predecessor is not null
 
@@ -332,7 +335,7 @@
     {%- endif %}
 
     select
-        lineaged.* except (generation, lineage, {{ names | join(', ') }}),
+        lineaged.* except (moves_key, generation, lineage, {{ names | join(', ') }}),
         {%- for name in names %}
         (last(
             case
