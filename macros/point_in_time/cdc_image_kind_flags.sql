@@ -9,10 +9,10 @@
         From this run's memo when the images were written in this run
         (cdc_record_image_kinds), else from the table's properties as the run found them
         (cdc.partial_images, cdc.key_moves, cdc.key_move_count, set by the images' last
-        completed write). Both
-        true, so every step stays in, when it cannot be told: while parsing, in a unit test
-        or a node that is not a model, and for a table without the properties (not built
-        yet, or last written by code older than them). -#}
+        completed write). Both true and no count, so every step stays in, when it cannot
+        be told: while parsing, in a unit test or a node that is not a model, and for a
+        table without the properties (not built yet, or last written by code older than
+        them). -#}
     {%- set every_kind = {'partial_images': true, 'key_moves': true, 'key_move_count': none} -%}
     {%- if not execute or model is not mapping or model.get('resource_type') != 'model' -%}
         {{ return(every_kind) }}

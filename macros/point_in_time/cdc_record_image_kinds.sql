@@ -13,12 +13,11 @@
             'select'
             ~ ' coalesce(bool_or(not is_before_image and image_oper != \'T\''
             ~ ' and not image_complete), false) as partial_images,'
-            ~ ' coalesce(bool_or(image_oper = \'K\'), false) as key_moves,'
             ~ ' count_if(image_oper = \'K\') as key_move_count'
             ~ ' from ' ~ this).rows[0] -%}
         {%- set kinds = {'partial_images': row[0] | string | lower,
-                         'key_moves': row[1] | string | lower,
-                         'key_move_count': row[2] | int | string} -%}
+                         'key_moves': (row[1] | int > 0) | string | lower,
+                         'key_move_count': row[1] | int | string} -%}
         {%- do graph.setdefault('cdc_image_kinds', {}).update({
             ((this.schema ~ '.' ~ this.identifier) | lower) ~ '@' ~ invocation_id: kinds}) -%}
         {%- do graph.setdefault('cdc_written_properties', {}).update({
