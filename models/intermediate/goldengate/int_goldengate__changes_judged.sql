@@ -1,7 +1,15 @@
 {{
     config(
         enabled=cdc_source_system_enabled('goldengate'),
-        materialized='table'
+        materialized='incremental',
+        incremental_strategy='insert_overwrite',
+        partition_by=['trail_seqno'],
+        on_schema_change='fail',
+        pre_hook=[
+            "{{ cdc_write_started() }}",
+            "{{ cdc_partition_overwrite_mode('DYNAMIC') }}"
+        ],
+        post_hook=["{{ cdc_write_finished() }}"]
     )
 }}
 {#- One row per candidate change of either form, judged against its table:
@@ -17,8 +25,24 @@
     text in the column's encoding, cdc_column_encoding). judge_error
     lists what keeps it out of the log (unconfigured table, a column the table
     lacks or named twice, a value not of its type, a NULL or absent key, JSON
-    primary_keys other than key_columns, a duplicate). A table rebuilt each
-    run. #}
+    primary_keys other than key_columns, a duplicate).
+
+    Incremental by trail file (partition trail_seqno, none for the JSON
+    messages), as the sequenced records are (goldengate_trail_files_to_write):
+    a run rewrites the trail's changes from the first file a newly staged
+    record can change and keeps those before it (a trail change is judged by
+    itself); the JSON messages, whose copies are judged against each other
+    whenever they landed, are judged again every run. A first build, a full
+    refresh or a write that never finished writes every file. #}
+-- depends_on: {{ ref('stg_goldengate__trail_records') }}
+{#- (goldengate_trail_files_to_write reads the staged records' files) #}
+{#- nothing staged or sequenced since the last write read it: skipped unread
+    (cdc_inputs_unchanged) #}
+{%- if cdc_inputs_unchanged() -%}
+{{ cdc_nothing_new() }}
+{%- else -%}
+{%- set plan = goldengate_trail_files_to_write(
+    ref('int_goldengate__trail_chunks_reassembled')) %}
 {%- set tables = cdc_tables_of('goldengate') %}
 {%- set trail_name = var('goldengate_trail_name') %}
 {%- set json_name = var('goldengate_json_name') %}
@@ -28,7 +52,10 @@ with
 trail_records as (
 
     select * from {{ ref('int_goldengate__trail_records_sequenced') }}
-    where disposition = 'change'
+        as sequenced
+    where
+        sequenced.disposition = 'change'
+        and {{ goldengate_trail_files_filter(plan, 'sequenced') }}
 
 ),
 
@@ -163,7 +190,8 @@ candidates as (
             'before', trail_records.update_before_map,
             'after', trail_records.after_map
         )) as record_json,
-        trail_records.change_loaded_at as loaded_at
+        trail_records.change_loaded_at as loaded_at,
+        trail_records.trail_seqno
     from trail_records
 
     union all
@@ -209,7 +237,8 @@ candidates as (
             'message_id', json_messages.message_id,
             'value', json_messages.message_value
         )) as record_json,
-        json_messages.loaded_at
+        json_messages.loaded_at,
+        cast(null as bigint) as trail_seqno
     from json_messages
 
 ),
@@ -506,9 +535,11 @@ final as (
         judged.duplicate_status,
         judged.judge_error,
         judged.record_json,
-        judged.loaded_at
+        judged.loaded_at,
+        judged.trail_seqno
     from judged
 
 )
 
 select * from final
+{%- endif %}

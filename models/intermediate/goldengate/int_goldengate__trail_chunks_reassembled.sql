@@ -1,7 +1,15 @@
 {{
     config(
         enabled=cdc_source_system_enabled('goldengate'),
-        materialized='table'
+        materialized='incremental',
+        incremental_strategy='insert_overwrite',
+        partition_by=['trail_seqno'],
+        on_schema_change='fail',
+        pre_hook=[
+            "{{ cdc_write_started() }}",
+            "{{ cdc_partition_overwrite_mode('DYNAMIC') }}"
+        ],
+        post_hook=["{{ cdc_write_finished() }}"]
     )
 }}
 {#- One row per logical trail record (spec E.3): the staged Extract records
@@ -15,7 +23,14 @@
     last chunk says Continued = N; otherwise it is held (chain_status held,
     quarantined with the reason) and reassembled when the rest lands. The
     logical record takes the position and header of its first chunk (spec
-    F.3) and the transaction end of its last. A table rebuilt each run.
+    F.3) and the transaction end of its last.
+
+    Incremental by trail file (partition trail_seqno): a run rewrites the files
+    from the first one a newly staged record can change
+    (goldengate_trail_files_to_write: the file of the first new record, or an
+    earlier one where a chunk chain or transaction still open there began) and
+    keeps the files before it; a first build, a full refresh or a write that
+    never finished writes every file.
 
     Most records are no chunk: a record with RecCount 1 (or none) that is not
     Continued = Y is a whole chain by itself (it starts one, and the record
@@ -26,13 +41,21 @@
     aggregated. Copies are looked for by an aggregate of the positions; only
     the records of a position staged twice are ranked. So the wide records
     are never shuffled or sorted whole. #}
+{#- no record staged since the last write read them: skipped unread
+    (cdc_inputs_unchanged) #}
+{%- if cdc_inputs_unchanged() -%}
+{{ cdc_nothing_new() }}
+{%- else -%}
+{%- set plan = goldengate_trail_files_to_write(this) %}
 
 with
 
 staged as (
 
-    select * from {{ ref('stg_goldengate__trail_records') }}
-    where record_error is null
+    select * from {{ ref('stg_goldengate__trail_records') }} as staged
+    where
+        staged.record_error is null
+        and {{ goldengate_trail_files_filter(plan, 'staged') }}
 
 ),
 
@@ -288,7 +311,15 @@ chains as (
                 else 0
             end
         ) as chunks,
-        collect_list(chained.record.record_id) as record_ids,
+        {# in trail order, whatever order the chunks were gathered in #}
+        transform(
+            array_sort(collect_list(named_struct(
+                'trail_seqno', chained.record.trail_seqno,
+                'trail_rba', chained.record.trail_rba,
+                'record_id', chained.record.record_id
+            ))),
+            chunk -> chunk.record_id
+        ) as record_ids,
         max(chained.record.loaded_at) as loaded_at
     from chained
     group by 1
@@ -416,3 +447,4 @@ final as (
 )
 
 select * from final
+{%- endif %}

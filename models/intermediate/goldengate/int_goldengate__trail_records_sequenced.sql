@@ -1,7 +1,15 @@
 {{
     config(
         enabled=cdc_source_system_enabled('goldengate'),
-        materialized='table'
+        materialized='incremental',
+        incremental_strategy='insert_overwrite',
+        partition_by=['trail_seqno'],
+        on_schema_change='fail',
+        pre_hook=[
+            "{{ cdc_write_started() }}",
+            "{{ cdc_partition_overwrite_mode('DYNAMIC') }}"
+        ],
+        post_hook=["{{ cdc_write_finished() }}"]
     )
 }}
 {#- One row per logical trail record and per staged record whose Hdr-Ind is
@@ -23,22 +31,47 @@
 
     disposition: change (an I, U or D, or a control record), paired_before
     (folded into its update), held, transaction_control (a NonStop TMF record,
-    which changes no table) or not_extract. A table rebuilt each run; trail
-    order is followed per 16 MiB trail segment (goldengate_trail_segment), so
-    the work spreads over tasks. #}
+    which changes no table) or not_extract. Trail order is followed per 16 MiB
+    trail segment (goldengate_trail_segment), so the work spreads over tasks.
+
+    Incremental by trail file (partition trail_seqno), as the reassembled
+    records are (goldengate_trail_files_to_write): a run rewrites the files
+    from the first one a newly staged record can change, where no transaction
+    is open, and keeps those before it; transaction_number goes on from the
+    last kept file's. A first build, a full refresh or a write that never
+    finished writes every file. #}
+{#- no record staged or reassembled since the last write read them: skipped
+    unread (cdc_inputs_unchanged) #}
+{%- if cdc_inputs_unchanged() -%}
+{{ cdc_nothing_new() }}
+{%- else -%}
+{%- set plan = goldengate_trail_files_to_write(
+    ref('int_goldengate__trail_chunks_reassembled')) -%}
+{%- set transactions_kept = 0 -%}
+{%- if not plan.whole and plan.from_file is not none -%}
+    {#- transactions started in the files kept: the running count's carry -#}
+    {%- set transactions_kept = run_query(
+        'select coalesce(max(kept.transaction_number), 0) from ' ~ this
+        ~ ' as kept where kept.trail_seqno < ' ~ (plan.from_file | int)
+    ).rows[0][0] | int -%}
+{%- endif %}
 
 with
 
 logical_records as (
 
     select * from {{ ref('int_goldengate__trail_chunks_reassembled') }}
+        as logical
+    where {{ goldengate_trail_files_filter(plan, 'logical') }}
 
 ),
 
 not_extract_records as (
 
-    select * from {{ ref('stg_goldengate__trail_records') }}
-    where not is_extract_record
+    select * from {{ ref('stg_goldengate__trail_records') }} as staged
+    where
+        not staged.is_extract_record
+        and {{ goldengate_trail_files_filter(plan, 'staged') }}
 
 ),
 
@@ -197,7 +230,13 @@ transactions_numbered as (
 
     select
         transaction_starts.* except (starts_transaction),
-        segment_transactions_before.counted_before
+        {%- if transactions_kept %}
+        case
+            when transaction_starts.trail_seqno is not null
+                then {{ transactions_kept }}
+            else 0
+        end
+        + {% endif %}segment_transactions_before.counted_before
         + sum(transaction_starts.starts_transaction) over (
             partition by
                 transaction_starts.trail_seqno, transaction_starts.trail_segment
@@ -454,3 +493,4 @@ final as (
 )
 
 select * from final
+{%- endif %}
