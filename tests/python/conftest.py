@@ -59,6 +59,7 @@ SLOW_UNITS = (
     "test_full_snapshot.py",
     "test_duplicate_resolution.py",
     "test_qlik_reload.py",
+    "test_goldengate_increments.py",
     "test_landing_vendor_csv.py",
     "test_landing_csv_files.py",
     "test_sql_endpoint.py",

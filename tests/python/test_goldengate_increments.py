@@ -12,7 +12,7 @@ run the first rewritten file is read from the compiled model and compared with t
 out here from the records alone (the nearest file at or before the batch's first record
 whose previous record is not a chunk to be continued and closes its transaction); after the
 third run the files before it are checked untouched (their Parquet files the same), and the
-four tables (reassembled, sequenced, judged, canonical) are compared row for row with a full
+four tables (reassembled, sequenced, judged and the change log) are compared row for row with a full
 refresh of them.
 
 Time budget: about 2 minutes (three dbt runs of the GoldenGate models and a full refresh of
@@ -22,6 +22,8 @@ four of them, in a project copy with the proof's four tables).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -46,16 +48,24 @@ MODELS = (
     "int_goldengate__trail_chunks_reassembled",
     "int_goldengate__trail_records_sequenced",
     "int_goldengate__changes_judged",
-    "int_goldengate__changes_canonical",
+    "int_goldengate__changes_logged",
 )
-PARTITIONED = MODELS[:3]
+PARTITIONED = MODELS
+SKEWED = 3  # the record whose IO time is a day late: a whole change, in the first file
 
 
 def trail() -> list[TrailRecord]:
+    """The trail in order, one early record's IO time a day late (a clock that jumped): the
+    change log's effective_at, a running maximum, holds that time from there on, in the
+    rewritten files too, so the carry from the files kept is needed."""
     sim = simulate(CHANGES, keys=40, seed=SEED, tables=TABLES)
     producer = Producer(sim, OPTIONS, seed=SEED)
-    records = [record for unit in producer.units for record in unit.records]
-    return sorted(records, key=lambda record: record.position)
+    records = sorted(
+        (record for unit in producer.units for record in unit.records),
+        key=lambda record: record.position,
+    )
+    records[SKEWED] = replace(records[SKEWED], io_time=records[SKEWED].io_time + timedelta(days=1))
+    return records
 
 
 def closes(record: TrailRecord) -> bool:
@@ -205,6 +215,22 @@ def test_the_files_before_it_are_kept(runs: dict[str, Any]) -> None:
             assert after[name] == before[name], (model, name)
         for name in rewritten & before.keys():
             assert after[name] != before[name], (model, name)
+
+
+def test_the_late_clock_carries_into_the_rewritten_files(runs: dict[str, Any]) -> None:
+    records: list[TrailRecord] = runs["records"]
+    skewed = records[SKEWED]
+    assert skewed.continued == "N" and skewed.rec_count == 1
+    assert skewed.io_time > max(record.io_time for record in records[SKEWED + 1 :])
+    found = runs["spark"].sql(
+        "select count(*), min(rewritten.effective_at) = max(rewritten.effective_at),"
+        " max(rewritten.effective_at) = max(skewed.op_ts)"
+        f" from {SCHEMA}.int_goldengate__changes_logged__incremental as rewritten"
+        f" cross join {SCHEMA}.int_goldengate__changes_logged__incremental as skewed"
+        f" where rewritten.trail_seqno >= {runs['starts'][2]}"
+        f" and skewed.order_key = '{skewed.order_key}'"
+    ).collect()[0]
+    assert found[0] > 0 and found[1] and found[2], found
 
 
 @pytest.mark.parametrize("model", MODELS)

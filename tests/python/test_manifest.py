@@ -42,6 +42,7 @@ FORMAT_MODELS: dict[str, Callable[[str, Mapping[str, Any]], list[str]]] = {
         "int_goldengate__trail_chunks_reassembled",
         "int_goldengate__trail_records_sequenced",
         "int_goldengate__changes_judged",
+        "int_goldengate__changes_logged",
         "int_goldengate__changes_canonical",
     ],
     # one staging model per table, then the format's own steps
