@@ -37,7 +37,9 @@ first_incomplete as (
 
 )
 
-select distinct
+{#- first_incomplete is one row per order scope: broadcast, so the log is never
+    shuffled by its order scope (a whole trail or table in one task) #}
+select /*+ broadcast(first_incomplete) */ distinct
     log.order_scope,
     log.order_key,
     log.effective_at

@@ -9,7 +9,10 @@
             "{{ cdc_write_started() }}",
             "{{ cdc_partition_overwrite_mode('DYNAMIC') }}"
         ],
-        post_hook=["{{ cdc_write_finished() }}"]
+        post_hook=[
+            "{{ cdc_record_table_size() }}",
+            "{{ cdc_write_finished() }}"
+        ]
     )
 }}
 {#- One row per candidate change of either form, judged against its table:
