@@ -97,8 +97,7 @@ def first_file_to_write(records: list[TrailRecord], start: int) -> int:
     candidates = [
         record.seqno
         for index, record in enumerate(records[: start + 1])
-        if index == 0
-        or (record.seqno != records[index - 1].seqno and closes(records[index - 1]))
+        if index == 0 or (record.seqno != records[index - 1].seqno and closes(records[index - 1]))
     ]
     return max(seqno for seqno in candidates if seqno <= records[start].seqno)
 
@@ -222,14 +221,18 @@ def test_the_late_clock_carries_into_the_rewritten_files(runs: dict[str, Any]) -
     skewed = records[SKEWED]
     assert skewed.continued == "N" and skewed.rec_count == 1
     assert skewed.io_time > max(record.io_time for record in records[SKEWED + 1 :])
-    found = runs["spark"].sql(
-        "select count(*), min(rewritten.effective_at) = max(rewritten.effective_at),"
-        " max(rewritten.effective_at) = max(skewed.op_ts)"
-        f" from {SCHEMA}.int_goldengate__changes_logged__incremental as rewritten"
-        f" cross join {SCHEMA}.int_goldengate__changes_logged__incremental as skewed"
-        f" where rewritten.trail_seqno >= {runs['starts'][2]}"
-        f" and skewed.order_key = '{skewed.order_key}'"
-    ).collect()[0]
+    found = (
+        runs["spark"]
+        .sql(
+            "select count(*), min(rewritten.effective_at) = max(rewritten.effective_at),"
+            " max(rewritten.effective_at) = max(skewed.op_ts)"
+            f" from {SCHEMA}.int_goldengate__changes_logged__incremental as rewritten"
+            f" cross join {SCHEMA}.int_goldengate__changes_logged__incremental as skewed"
+            f" where rewritten.trail_seqno >= {runs['starts'][2]}"
+            f" and skewed.order_key = '{skewed.order_key}'"
+        )
+        .collect()[0]
+    )
     assert found[0] > 0 and found[1] and found[2], found
 
 
