@@ -54,8 +54,8 @@ with
 
 trail_records as (
 
-    select * from {{ ref('int_goldengate__trail_records_sequenced') }}
-        as sequenced
+    select sequenced.*
+    from {{ ref('int_goldengate__trail_records_sequenced') }} as sequenced
     where
         sequenced.disposition = 'change'
         and {{ goldengate_trail_files_filter(plan, 'sequenced') }}

@@ -63,7 +63,8 @@ with
 
 judged as (
 
-    select * from {{ ref('int_goldengate__changes_judged') }} as judged
+    select judged.*
+    from {{ ref('int_goldengate__changes_judged') }} as judged
     where
         judged.judge_error is null
         and judged.duplicate_status = 'first'

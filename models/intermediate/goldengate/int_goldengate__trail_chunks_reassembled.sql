@@ -55,7 +55,8 @@ with
 
 staged as (
 
-    select * from {{ ref('stg_goldengate__trail_records') }} as staged
+    select staged.*
+    from {{ ref('stg_goldengate__trail_records') }} as staged
     where
         staged.record_error is null
         and {{ goldengate_trail_files_filter(plan, 'staged') }}

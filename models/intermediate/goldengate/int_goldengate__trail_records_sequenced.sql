@@ -63,15 +63,16 @@ with
 
 logical_records as (
 
-    select * from {{ ref('int_goldengate__trail_chunks_reassembled') }}
-        as logical
-    where {{ goldengate_trail_files_filter(plan, 'logical') }}
+    select reassembled.*
+    from {{ ref('int_goldengate__trail_chunks_reassembled') }} as reassembled
+    where {{ goldengate_trail_files_filter(plan, 'reassembled') }}
 
 ),
 
 not_extract_records as (
 
-    select * from {{ ref('stg_goldengate__trail_records') }} as staged
+    select staged.*
+    from {{ ref('stg_goldengate__trail_records') }} as staged
     where
         not staged.is_extract_record
         and {{ goldengate_trail_files_filter(plan, 'staged') }}
