@@ -35,16 +35,17 @@
         ~ ' select logical.trail_seqno, max_by(named_struct('
         ~ " 'clean', logical.chain_status = 'complete'"
         ~ ' and coalesce(logical.last_trans_ind in (2, 3), false),'
-        ~ " 'end_file', aggregate(logical.record_ids, logical.trail_seqno,"
-        ~ ' (end_file, record_id) -> greatest(end_file,'
-        ~ " try_cast(trim(substring_index(record_id, '/', 1)) as bigint)))),"
-        ~ ' logical.trail_rba) as last_record'
+        ~ " 'record_ids', logical.record_ids), logical.trail_rba) as last_record"
         ~ ' from ' ~ logical_records ~ ' as logical'
         ~ ' where logical.trail_seqno <= (select first_file from new_records)'
         ~ ' group by logical.trail_seqno'
         ~ ')'
         ~ ' select new_records.first_file, file_ends.trail_seqno,'
-        ~ ' file_ends.last_record.clean, file_ends.last_record.end_file'
+        ~ ' file_ends.last_record.clean,'
+        ~ ' aggregate(file_ends.last_record.record_ids, file_ends.trail_seqno,'
+        ~ ' (end_file, record_id) -> greatest(end_file,'
+        ~ " try_cast(trim(substring_index(record_id, '/', 1)) as bigint)))"
+        ~ ' as end_file'
         ~ ' from new_records left join file_ends on true'
         ~ ' order by file_ends.trail_seqno'
     ) -%}

@@ -1,18 +1,7 @@
 {{
     config(
         enabled=cdc_source_system_enabled('goldengate'),
-        materialized='incremental',
-        incremental_strategy='insert_overwrite',
-        partition_by=['trail_seqno'],
-        on_schema_change='fail',
-        pre_hook=[
-            "{{ cdc_write_started() }}",
-            "{{ cdc_partition_overwrite_mode('DYNAMIC') }}"
-        ],
-        post_hook=[
-            "{{ cdc_record_table_size() }}",
-            "{{ cdc_write_finished() }}"
-        ]
+        **goldengate_trail_file_config()
     )
 }}
 {#- One row per canonical change (spec F.1, F.4 columns E1 and E2) from the
