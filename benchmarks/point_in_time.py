@@ -51,6 +51,11 @@ def queries(schema: str, table: str) -> dict[str, str]:
     }
 
 
+# the depth from which a value is written on one line: results (0), a label (1), its
+# "tables" (2), a table (3)
+TABLE_DEPTH = 3
+
+
 def timed(run: Any, query: str, repeats: int) -> JsonDict:
     """Median and every repeat's seconds of `run(query)`, after one untimed warm-up."""
     rows = run(query)
@@ -60,6 +65,20 @@ def timed(run: Any, query: str, repeats: int) -> JsonDict:
         run(query)
         seconds.append(round(time.perf_counter() - start, 3))
     return {"median_seconds": statistics.median(seconds), "seconds": seconds, "rows": rows}
+
+
+def results_text(results: JsonDict) -> str:
+    """The results file's text: labels, machines and tables indented, each table's timings on
+    one line (a labelled run adds about twenty lines, not the 900 of one value per line)."""
+
+    def dump(value: Any, depth: int) -> str:
+        if depth >= TABLE_DEPTH or not isinstance(value, dict) or not value:
+            return json.dumps(value)
+        pad = " " * (depth + 1)
+        items = (f"{pad}{json.dumps(key)}: {dump(item, depth + 1)}" for key, item in value.items())
+        return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
+
+    return dump(results, 0) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = json.loads(args.json.read_text()) if args.json.exists() else {}
     results[args.label] = {"machine": machine_info(), "repeats": args.repeats, "tables": measured}
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=1) + "\n")
+    args.json.write_text(results_text(results))
     return 0
 
 
