@@ -87,7 +87,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
                     "jdbc:derby:;databaseName=.local/metastore_db;create=true"
                 ),
                 "spark.driver.extraJavaOptions": (
-                    "-Dderby.system.home=.local -XX:CompileThresholdScaling=4"
+                    "-Dderby.system.home=.local -XX:CompileThresholdScaling=4 -XX:+UseParallelGC"
                 ),
                 "spark.driver.memory": "4g",
                 "spark.ui.enabled": "false",
@@ -108,7 +108,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
                     "jdbc:derby:;databaseName=/data/cdc/metastore_db;create=true"
                 ),
                 "spark.driver.extraJavaOptions": (
-                    "-Dderby.system.home=/data/cdc -XX:CompileThresholdScaling=4"
+                    "-Dderby.system.home=/data/cdc -XX:CompileThresholdScaling=4 -XX:+UseParallelGC"
                 ),
             },
             id="environment overrides, CDC_LOCAL_DIR moves warehouse and metastore",
@@ -116,7 +116,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
         pytest.param(
             {"CDC_DRIVER_JAVA_OPTIONS": "-Xss4m"},
             {"spark.driver.extraJavaOptions": "-Dderby.system.home=.local -Xss4m"},
-            id="CDC_DRIVER_JAVA_OPTIONS replaces the JIT setting, the metastore home stays",
+            id="CDC_DRIVER_JAVA_OPTIONS replaces the JIT and GC settings, the metastore home stays",
         ),
     ],
 )
