@@ -3,7 +3,9 @@
     change log (spec F.1 companion view), which the point-in-time macros join
     (seed 000 pattern). The images of a change and what each carries are
     cdc_log_image_kinds, which the typed int_<table>__change_images of the
-    formats that log first unfold by too. #}
+    formats that log first unfold by too, in the same one pass over the log
+    (cdc_image_struct_of_log): a union of one select per kind read the log
+    once per kind, and Spark analysed the log's views once per reader. #}
 
 with
 
@@ -13,18 +15,44 @@ changes as (
 
 ),
 
-unioned as (
+unfolded as (
 
-    {%- for kind in cdc_log_image_kinds('changes') %}
     select
-        {{ cdc_change_image_columns(kind) }}
+        changes.change_id,
+        changes.source_system,
+        changes.source_table,
+        changes.order_scope,
+        changes.order_key,
+        changes.effective_at,
+        image.*,
+        changes.loaded_at
     from changes
-    where {{ kind.when }}
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
+        lateral view inline(filter(
+            array(
+                {%- for kind in cdc_log_image_kinds('changes') %}
+                {{ cdc_image_struct_of_log(none, kind) }}
+                {{- ',' if not loop.last }}
+                {%- endfor %}
+            ),
+            unfolded_image -> unfolded_image is not null
+        )) image
 
 )
 
-select * from unioned
+select
+    unfolded.change_id,
+    unfolded.source_system,
+    unfolded.source_table,
+    unfolded.order_scope,
+    unfolded.order_key,
+    unfolded.effective_at,
+    unfolded.pk_string,
+    unfolded.image_oper,
+    -- every image sets both: coalesce only declares them NOT NULL
+    coalesce(unfolded.is_before_image, false) as is_before_image,
+    coalesce(unfolded.row_exists, false) as row_exists,
+    unfolded.image,
+    unfolded.image_complete,
+    unfolded.present_columns,
+    unfolded.loaded_at
+from unfolded
