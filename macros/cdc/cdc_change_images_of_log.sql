@@ -48,14 +48,7 @@ unfolded as (
         image.*,
         changes.loaded_at
     from changes
-    lateral view inline(filter(
-        array(
-            {%- for kind in cdc_log_image_kinds('changes') %}
-            {{ cdc_image_struct_of_log(columns, kind) }}{{ ',' if not loop.last }}
-            {%- endfor %}
-        ),
-        unfolded_image -> unfolded_image is not null
-    )) image
+    {{ cdc_log_images_lateral_view('changes', columns) }}
 
 )
 

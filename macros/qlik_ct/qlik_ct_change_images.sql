@@ -236,14 +236,7 @@ snapshot_images as (
         image.present_columns,
         current_timestamp() as loaded_at
     from snapshot_rows
-    lateral view inline(filter(
-        array(
-            {%- for kind in cdc_log_image_kinds('snapshot_rows') %}
-            {{ cdc_image_struct_of_log(columns, kind) }}{{ ',' if not loop.last }}
-            {%- endfor %}
-        ),
-        unfolded_image -> unfolded_image is not null
-    )) image
+    {{ cdc_log_images_lateral_view('snapshot_rows', columns) }}
 
 ),
 

@@ -4,7 +4,7 @@
     (seed 000 pattern). The images of a change and what each carries are
     cdc_log_image_kinds, which the typed int_<table>__change_images of the
     formats that log first unfold by too, in the same one pass over the log
-    (cdc_image_struct_of_log): a union of one select per kind read the log
+    (cdc_log_images_lateral_view): a union of one select per kind read the log
     once per kind, and Spark analysed the log's views once per reader. #}
 
 with
@@ -27,15 +27,7 @@ unfolded as (
         image.*,
         changes.loaded_at
     from changes
-        lateral view inline(filter(
-            array(
-                {%- for kind in cdc_log_image_kinds('changes') %}
-                {{ cdc_image_struct_of_log(none, kind) }}
-                {{- ',' if not loop.last }}
-                {%- endfor %}
-            ),
-            unfolded_image -> unfolded_image is not null
-        )) image
+        {{ cdc_log_images_lateral_view('changes', none) }}
 
 )
 
