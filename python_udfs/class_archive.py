@@ -5,6 +5,11 @@ some twenty thousand classes (Spark, Hive's metastore client, DataNucleus, Derby
 about 10 of the 25 s a command pays before it does any work (BENCHMARKS.md section 24). A
 dynamic CDS archive (`-XX:ArchiveClassesAtExit`, JDK 13+) holds those classes already parsed
 and verified; a JVM started with `-XX:SharedArchiveFile` maps it instead of loading them.
+On Java 25 or newer (the runtime the project installs, python_udfs/java_runtime.py) it is an
+ahead-of-time cache instead (`-XX:AOTCacheOutput`, then `-XX:AOTCache`; JEP 483, 514, 515):
+the classes loaded and linked, and the method profiles of the workload, so the JIT compiler
+starts from them: a cold build of the OpenEdge samples used about a quarter less CPU than on
+Java 17 with its CDS archive (BENCHMARKS.md section 47).
 
 `create_archive()` (`python -m python_udfs.class_archive`, run by the set-up, bin/_bootstrap.sh,
 when the archive is missing) starts a session on a throwaway metastore, runs a workload that
@@ -13,21 +18,22 @@ table function, joins, windows, aggregates) and stops; the JVM writes the archiv
 `with_class_archive()` adds the archive to a session's driver options when it exists.
 
 The archive is a cache, never a requirement: it lives outside the project (CDC_CLASS_ARCHIVE_DIR,
-default ~/.cache/cdc-history, about 200 MB), is named by what it depends on (the Java runtime,
+default ~/.cache/cdc-history, about 250 MB), is named by what it depends on (the Java runtime,
 pyspark's jars with their sizes and times, the driver's extra class path), and a JVM whose
 class path or settings do not match it ignores it and loads its classes as before (its CDS
-messages are turned off, so nothing is printed). CDC_CLASS_ARCHIVE=off leaves it out.
+and AOT messages are turned off, so nothing is printed). CDC_CLASS_ARCHIVE=off leaves it out.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
@@ -35,6 +41,12 @@ JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 CLASS_PATH_SETTINGS = ("spark.driver.extraClassPath", "spark.jars")
 # CDS's own log lines (a missing or mismatched archive, classes it could not archive) off.
 QUIET = "-Xlog:cds=off -Xlog:cds+dynamic=off"
+# The same for an AOT cache (Java 25+), whose lines are tagged aot (and cds).
+QUIET_AOT = "-Xlog:aot*=off -Xlog:cds*=off"
+# The first Java feature release whose AOT cache is made in one run (-XX:AOTCacheOutput).
+AOT_CACHE_SINCE = 25
+# The driver options that choose an archive or cache: a caller that sets one keeps it.
+CHOSEN = ("-XX:SharedArchiveFile", "-XX:ArchiveClassesAtExit", "-XX:AOTCache", "-XX:AOTMode")
 
 
 def archive_enabled() -> bool:
@@ -57,6 +69,15 @@ def java_executable() -> Path | None:
     home = os.environ.get("JAVA_HOME")
     found = str(Path(home) / "bin" / "java") if home else shutil.which("java")
     return Path(found).resolve() if found and Path(found).exists() else None
+
+
+def uses_aot_cache(java: Path) -> bool:
+    """Whether the runtime of this `java` (its folder's parent holds `release`) makes an AOT
+    cache rather than a CDS archive: Java AOT_CACHE_SINCE or newer."""
+    from python_udfs.java_runtime import feature_version
+
+    version = feature_version(java.parent.parent)
+    return version is not None and version >= AOT_CACHE_SINCE
 
 
 def _spark_jars() -> Path | None:
@@ -94,7 +115,8 @@ def archive_path(settings: Mapping[str, str]) -> Path | None:
         digest.update(f"{key}={value}\n".encode())
         for entry in (part for part in re.split(r"[,:]", value) if part):
             digest.update(f"{entry}\0{_file_stamp(Path(entry))}\n".encode())
-    return archive_dir() / f"spark-driver-{digest.hexdigest()[:16]}.jsa"
+    suffix = "aot" if uses_aot_cache(java) else "jsa"
+    return archive_dir() / f"spark-driver-{digest.hexdigest()[:16]}.{suffix}"
 
 
 def _file_stamp(path: Path) -> str:
@@ -113,12 +135,17 @@ def with_class_archive(settings: Mapping[str, str]) -> dict[str, str]:
     if not archive_enabled():
         return result
     options = result.get(JAVA_OPTIONS, "")
-    if "-XX:SharedArchiveFile" in options or "-XX:ArchiveClassesAtExit" in options:
+    if any(option in options for option in CHOSEN):
         return result  # the caller chose its archive (create_archive writes one)
     path = archive_path(settings)
     if path is None or not path.is_file():
         return result
-    result[JAVA_OPTIONS] = f"{options} -XX:SharedArchiveFile={path} {QUIET}".strip()
+    use = (
+        f"-XX:AOTCache={path} {QUIET_AOT}"
+        if path.suffix == ".aot"
+        else (f"-XX:SharedArchiveFile={path} {QUIET}")
+    )
+    result[JAVA_OPTIONS] = f"{options} {use}".strip()
     return result
 
 
@@ -151,8 +178,11 @@ WORKLOAD = (
 ARCHIVE_EXIT_SECONDS = 600.0
 
 
-def archiving_settings(settings: Mapping[str, str], work: Path, partial: Path) -> dict[str, str]:
-    """The settings of the session that writes the archive to `partial`: the target's class
+def archiving_settings(
+    settings: Mapping[str, str], work: Path, partial: Path, aot: bool = False
+) -> dict[str, str]:
+    """The settings of the session that writes the archive to `partial` (an AOT cache when
+    `aot`, else a CDS archive): the target's class
     path and JVM options, but local mode and a Derby metastore and warehouse under `work`, so
     a cluster target's master or a shared metastore is never touched."""
     own = {
@@ -169,11 +199,14 @@ def archiving_settings(settings: Mapping[str, str], work: Path, partial: Path) -
     options = " ".join(
         option
         for option in own.get(JAVA_OPTIONS, "").split()
-        if not option.startswith(("-XX:SharedArchiveFile", "-Dderby.system.home"))
+        if not option.startswith((*CHOSEN, "-Dderby.system.home"))
     )
-    own[JAVA_OPTIONS] = (
-        f"-Dderby.system.home={work} {options} -XX:ArchiveClassesAtExit={partial} {QUIET}"
+    write = (
+        f"-XX:AOTCacheOutput={partial} {QUIET_AOT}"
+        if aot
+        else f"-XX:ArchiveClassesAtExit={partial} {QUIET}"
     )
+    own[JAVA_OPTIONS] = f"-Dderby.system.home={work} {options} {write}"
     return own
 
 
@@ -187,33 +220,60 @@ def create_archive(settings: Mapping[str, str], path: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="cdc-class-archive-") as scratch:
         work = Path(scratch)
         partial = path.parent / f".{path.name}.{os.getpid()}.partial"
-        own = archiving_settings(settings, work, partial)
+        own = archiving_settings(settings, work, partial, aot=path.suffix == ".aot")
         local_dir = os.environ.get("CDC_LOCAL_DIR")
         os.environ["CDC_LOCAL_DIR"] = str(work)
-        try:
-            spark = build_spark_session(own)
-            warm_up(spark)
-            folder = work / "landed"
-            spark.range(3).write.parquet(str(folder))
-            for statement in WORKLOAD:
-                spark.sql(statement, args={"folder": str(folder)}).collect()
-        except BaseException:
-            stop_spark(ARCHIVE_EXIT_SECONDS)
-            partial.unlink(missing_ok=True)
-            raise
-        finally:
-            if local_dir is None:
-                os.environ.pop("CDC_LOCAL_DIR", None)
-            else:
-                os.environ["CDC_LOCAL_DIR"] = local_dir
-        # the JVM writes the archive as it exits: 20 to 40 s on two cores
-        exited = stop_spark(ARCHIVE_EXIT_SECONDS)
+        log = work / "jvm.log"
+        # what the JVMs print (Spark's start, the AOT cache's assembly, which echoes its
+        # whole class path) goes to a log, shown only when no archive comes of it
+        with _output_to(log):
+            try:
+                spark = build_spark_session(own)
+                warm_up(spark)
+                folder = work / "landed"
+                spark.range(3).write.parquet(str(folder))
+                for statement in WORKLOAD:
+                    spark.sql(statement, args={"folder": str(folder)}).collect()
+            except BaseException:
+                stop_spark(ARCHIVE_EXIT_SECONDS)
+                partial.unlink(missing_ok=True)
+                raise
+            finally:
+                if local_dir is None:
+                    os.environ.pop("CDC_LOCAL_DIR", None)
+                else:
+                    os.environ["CDC_LOCAL_DIR"] = local_dir
+            # the JVM writes the archive as it exits: 20 to 40 s on two cores
+            exited = stop_spark(ARCHIVE_EXIT_SECONDS)
         if not exited or not partial.is_file() or partial.stat().st_size == 0:
             partial.unlink(missing_ok=True)
-            raise RuntimeError(f"the JVM wrote no class archive at {partial}")
+            tail = log.read_text(errors="replace").splitlines()[-5:] if log.is_file() else []
+            said = "".join(f"\n  {line[:300]}" for line in tail)
+            raise RuntimeError(f"the JVM wrote no class archive at {partial}{said}")
         os.replace(partial, path)
     prune_stale_archives(path)
     return path
+
+
+@contextlib.contextmanager
+def _output_to(log: Path) -> Iterator[None]:
+    """This process's standard output and error (file descriptors 1 and 2, so the JVMs it
+    starts inherit them) appended to `log` meanwhile."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = (os.dup(1), os.dup(2))
+    with log.open("ab") as sink:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
 
 
 # An archive neither read nor written for this long is one no environment here uses any more.
@@ -234,7 +294,7 @@ def prune_stale_archives(keep: Path, now: float | None = None) -> list[Path]:
 
     limit = (time.time() if now is None else now) - STALE_DAYS * 86400
     used: list[tuple[float, Path]] = []
-    for other in keep.parent.glob("spark-driver-*.jsa"):
+    for other in (*keep.parent.glob("spark-driver-*.jsa"), *keep.parent.glob("spark-driver-*.aot")):
         if other == keep:
             continue
         try:

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import yaml
 
+from python_udfs.java_runtime import set_java_home
+
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import SparkSession
 
@@ -55,6 +57,8 @@ def prepare_environment(root: Path) -> None:
     # Python workers must start the interpreter that has pyarrow and python_udfs installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    # Spark's Java: the user's JAVA_HOME, else the runtime the environment installs
+    set_java_home()
 
 
 def _env_var(name: str, default: Any = _MISSING) -> str:

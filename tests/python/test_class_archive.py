@@ -15,10 +15,12 @@ from python_udfs import class_archive
 from python_udfs.class_archive import (
     JAVA_OPTIONS,
     QUIET,
+    QUIET_AOT,
     WORKLOAD,
     archive_dir,
     archive_enabled,
     archive_path,
+    archiving_settings,
     with_class_archive,
 )
 
@@ -136,6 +138,55 @@ def test_an_existing_archive_is_added_to_the_driver_options(
     assert with_class_archive(settings) == settings
 
 
+@pytest.mark.parametrize(("version", "suffix"), [("25.0.2", ".aot"), ("17.0.15", ".jsa")])
+def test_java_25_makes_an_ahead_of_time_cache_instead(
+    runtime: Path, tmp_path: Path, version: str, suffix: str
+) -> None:
+    """A runtime whose `release` says Java 25 or newer gets an AOT cache (made with
+    -XX:AOTCacheOutput, mapped with -XX:AOTCache, its messages off); an older one (or one
+    without `release`, as in the tests above) a CDS archive. A runtime upgraded in place
+    to 25 names another file."""
+    cds = archive_path({})
+    assert cds is not None
+    (tmp_path / "jdk" / "release").write_text(f'JAVA_VERSION="{version}"\n')
+    path = archive_path({})
+    assert path is not None and path.suffix == suffix
+    assert path.stem == cds.stem if suffix == ".jsa" else path != cds
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"cache")
+    mapped = with_class_archive({JAVA_OPTIONS: "-Xss4m"})[JAVA_OPTIONS]
+    expected = (
+        f"-XX:AOTCache={path} {QUIET_AOT}"
+        if suffix == ".aot"
+        else f"-XX:SharedArchiveFile={path} {QUIET}"
+    )
+    assert mapped == f"-Xss4m {expected}"
+    for chosen in ("-XX:AOTCache=/a.aot", "-XX:AOTCacheOutput=/b.aot", "-XX:AOTMode=off"):
+        assert with_class_archive({JAVA_OPTIONS: chosen}) == {JAVA_OPTIONS: chosen}
+
+
+def test_the_archiving_session_writes_the_kind_asked_for(tmp_path: Path) -> None:
+    """Its own metastore and warehouse; the target's options without any archive or cache
+    they name; then the option that writes a CDS archive, or an AOT cache."""
+    settings = {
+        JAVA_OPTIONS: "-Dderby.system.home=.local -Xss4m -XX:AOTCache=/old.aot"
+        " -XX:SharedArchiveFile=/old.jsa",
+        "spark.hadoop.javax.jdo.option.ConnectionURL": "jdbc:postgresql://db/metastore",
+        "spark.master": "spark://cluster:7077",
+    }
+    partial = tmp_path / ".spark-driver-x.aot.1.partial"
+    aot = archiving_settings(settings, tmp_path, partial, aot=True)
+    assert aot[JAVA_OPTIONS] == (
+        f"-Dderby.system.home={tmp_path} -Xss4m -XX:AOTCacheOutput={partial} {QUIET_AOT}"
+    )
+    assert aot["spark.master"] == "local[2]"
+    assert str(tmp_path / "metastore_db") in aot["spark.hadoop.javax.jdo.option.ConnectionURL"]
+    cds = archiving_settings(settings, tmp_path, partial)
+    assert cds[JAVA_OPTIONS] == (
+        f"-Dderby.system.home={tmp_path} -Xss4m -XX:ArchiveClassesAtExit={partial} {QUIET}"
+    )
+
+
 def test_the_workloads_folder_is_a_parameter_not_text() -> None:
     """The landed folder reaches the workload's SQL as a bound parameter (`:folder`), so a
     path with quotes or backslashes can neither break a statement nor change it."""
@@ -172,15 +223,16 @@ def test_archives_nothing_has_used_for_two_weeks_are_pruned(tmp_path: Path) -> N
     keep = tmp_path / "spark-driver-new.jsa"
     recent = tmp_path / "spark-driver-recent.jsa"
     stale = tmp_path / "spark-driver-stale.jsa"
+    stale_cache = tmp_path / "spark-driver-stale.aot"
     other = tmp_path / "notes.txt"
-    for path in (keep, recent, stale, other):
+    for path in (keep, recent, stale, stale_cache, other):
         path.write_bytes(b"x")
     now = 1_900_000_000.0
     old = now - (class_archive.STALE_DAYS + 1) * 86400
-    for path in (keep, stale, other):
+    for path in (keep, stale, stale_cache, other):
         os.utime(path, (old, old))
     os.utime(recent, (now - 86400, old))  # mapped yesterday: still in use
-    assert class_archive.prune_stale_archives(keep, now=now) == [stale]
+    assert sorted(class_archive.prune_stale_archives(keep, now=now)) == [stale_cache, stale]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "notes.txt",
         "spark-driver-new.jsa",

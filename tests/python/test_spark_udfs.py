@@ -191,7 +191,7 @@ def test_warm_up_calls_every_registered_udf(spark: Any) -> None:
 
 def test_the_session_maps_the_class_archive_when_there_is_one(spark: Any) -> None:
     """The session the tests share started as a `cdc-dbt` command's does: with the class
-    archive the set-up created (bin/test creates it before pytest), its JVM has the archive
+    archive (an AOT cache on Java 25) the set-up created (bin/test creates it before pytest), its JVM has the archive
     mapped in memory, which it does only when the archive matched its class path and settings
     (a mismatched one is ignored in silence). Skipped, saying so, without an archive
     (CDC_CLASS_ARCHIVE=off, or pytest run without the set-up)."""
@@ -207,6 +207,8 @@ def test_the_session_maps_the_class_archive_when_there_is_one(spark: Any) -> Non
     jvm = spark.sparkContext._jvm
     runtime = jvm.java.lang.management.ManagementFactory.getRuntimeMXBean()
     arguments = str(runtime.getInputArguments())
-    assert f"-XX:SharedArchiveFile={path}" in arguments
+    # Java 25+: an AOT cache (python_udfs/java_runtime.py installs 25); before: CDS
+    option = "-XX:AOTCache" if path.suffix == ".aot" else "-XX:SharedArchiveFile"
+    assert f"{option}={path}" in arguments
     pid = jvm.java.lang.ProcessHandle.current().pid()
     assert str(path) in Path(f"/proc/{pid}/maps").read_text(), "the archive is not mapped"
