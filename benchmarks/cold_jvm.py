@@ -90,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     compiler = management.getCompilationMXBean()
     result: dict[str, object] = {
         "select": args.select,
+        "java_version": str(jvm.java.lang.System.getProperty("java.version")),
         "driver_java_options": settings.get("spark.driver.extraJavaOptions", ""),
         "session_start_seconds": round(time.monotonic() - started, 1),
         "builds": [],
