@@ -192,9 +192,10 @@ def test_warm_up_calls_every_registered_udf(spark: Any) -> None:
 def test_the_session_maps_the_class_archive_when_there_is_one(spark: Any) -> None:
     """The session the tests share started as a `cdc-dbt` command's does: with the class
     archive (an AOT cache on Java 25) the set-up created (bin/test creates it before
-    pytest), its JVM has the archive mapped in memory, which it does only when the archive matched its class path and settings
-    (a mismatched one is ignored in silence). Skipped, saying so, without an archive
-    (CDC_CLASS_ARCHIVE=off, or pytest run without the set-up)."""
+    pytest), its JVM has the archive mapped in memory, which it does only when the archive
+    matched its class path and settings (a mismatched one is ignored in silence). Skipped,
+    saying so, without an archive (CDC_CLASS_ARCHIVE=off, or pytest run without the
+    set-up)."""
     from pathlib import Path
 
     from python_udfs.class_archive import archive_enabled, archive_path
