@@ -206,10 +206,20 @@ def default_java_home() -> Path | None:
 
 
 def set_java_home() -> None:
-    """Set JAVA_HOME to default_java_home() unless the user set one."""
+    """Set JAVA_HOME to default_java_home() unless the user set one. When the launcher home
+    cannot be made (a cache folder that cannot be written, a runtime that does not run),
+    say why on stderr and leave JAVA_HOME unset: pyspark then runs the `java` on PATH."""
     if os.environ.get("JAVA_HOME"):
         return
-    home = default_java_home()
+    try:
+        home = default_java_home()
+    except (OSError, subprocess.SubprocessError) as error:
+        print(
+            f"cdc-dbt: the bundled Java runtime cannot be used ({error}); "
+            "Spark runs the java on PATH (set JAVA_HOME to choose one)",
+            file=sys.stderr,
+        )
+        return
     if home is not None:
         os.environ["JAVA_HOME"] = str(home)
 

@@ -211,6 +211,29 @@ def test_without_one_the_bundled_runtime_is_used_through_its_launcher(
     assert passed_on(home, "--add-modules=jdk.incubator.vector", "-version") == ["-version"]
 
 
+def test_a_launcher_that_cannot_be_made_is_said_and_java_comes_from_path(
+    runtime: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A cache folder that cannot be written (here: a file in its path), or a runtime
+    whose `java` fails: one line on stderr saying so, JAVA_HOME left unset."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setattr(java_runtime, "bundled_runtime", lambda: runtime)
+    monkeypatch.setenv("CDC_JAVA_LAUNCHER_DIR", str(blocker / "launchers"))
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    set_java_home()
+    assert "JAVA_HOME" not in os.environ
+    assert "the bundled Java runtime cannot be used" in capsys.readouterr().err
+    monkeypatch.setenv("CDC_JAVA_LAUNCHER_DIR", str(tmp_path / "launchers"))
+    (runtime / "bin" / "java").write_text("#!/bin/sh\nexit 1\n")
+    set_java_home()
+    assert "JAVA_HOME" not in os.environ
+    assert "the bundled Java runtime cannot be used" in capsys.readouterr().err
+
+
 def test_without_a_bundled_runtime_java_comes_from_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
