@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
+from python_udfs.java_runtime import set_java_home
+
 # The tables and key columns (in key order) of the project's var cdc_tables.
 TABLES: dict[str, tuple[str, ...]] = {
     "employees": ("employee_id",),
@@ -122,6 +124,8 @@ def job_main(
     parser.add_argument("--driver-memory", default="4g")
     parser.add_argument("--shuffle-partitions", default="4")
     args = parser.parse_args(argv)
+    # the Java the pipeline runs on (`cdc-dbt` does the same): the user's, else the bundled
+    set_java_home()
     started = time.perf_counter()
     spark = (
         SparkSession.builder.master(args.master)

@@ -161,6 +161,18 @@ def _version(package: str) -> str | None:
         return None
 
 
+def _java_version() -> str | None:
+    """The first line of `java -version` of the Java the runs use: JAVA_HOME, else the one
+    `cdc-dbt` and the baseline jobs choose (python_udfs/java_runtime.py), else PATH's."""
+    from python_udfs.java_runtime import default_java_home
+
+    try:
+        home = os.environ.get("JAVA_HOME") or default_java_home()
+    except (OSError, subprocess.SubprocessError):
+        home = None
+    return _first_line([f"{home}/bin/java" if home else "java", "-version"])
+
+
 def machine_info() -> JsonDict:
     """Cores, memory, CPU model, load and the versions that matter for the timings."""
     meminfo = Path("/proc/meminfo").read_text() if Path("/proc/meminfo").exists() else ""
@@ -179,9 +191,7 @@ def machine_info() -> JsonDict:
         "dbt_core": _version("dbt-core"),
         "dbt_spark": _version("dbt-spark"),
         "pyarrow": _version("pyarrow"),
-        "java": _first_line([f"{os.environ.get('JAVA_HOME', '')}/bin/java", "-version"])
-        if os.environ.get("JAVA_HOME")
-        else _first_line(["java", "-version"]),
+        "java": _java_version(),
         "git_commit": _first_line(["git", "rev-parse", "HEAD"]),
         "git_dirty": bool(git_status),
         "loadavg_at_start": _loadavg(),
