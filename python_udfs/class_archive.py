@@ -57,11 +57,10 @@ def archive_enabled() -> bool:
 
 def archive_dir() -> Path:
     """$CDC_CLASS_ARCHIVE_DIR, else $XDG_CACHE_HOME/cdc-history, else ~/.cache/cdc-history."""
+    from python_udfs.java_runtime import user_cache_dir
+
     explicit = os.environ.get("CDC_CLASS_ARCHIVE_DIR")
-    if explicit:
-        return Path(explicit)
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "cdc-history"
+    return Path(explicit) if explicit else user_cache_dir()
 
 
 def java_executable() -> Path | None:
@@ -143,7 +142,7 @@ def with_class_archive(settings: Mapping[str, str]) -> dict[str, str]:
     use = (
         f"-XX:AOTCache={path} {QUIET_AOT}"
         if path.suffix == ".aot"
-        else (f"-XX:SharedArchiveFile={path} {QUIET}")
+        else f"-XX:SharedArchiveFile={path} {QUIET}"
     )
     result[JAVA_OPTIONS] = f"{options} {use}".strip()
     return result

@@ -46,27 +46,35 @@ def bundled_runtime() -> Path | None:
     return home if (home / "bin" / "java").is_file() else None
 
 
-def launcher_root() -> Path:
-    """$CDC_JAVA_LAUNCHER_DIR, else $XDG_CACHE_HOME/cdc-history/java, else
-    ~/.cache/cdc-history/java."""
-    explicit = os.environ.get("CDC_JAVA_LAUNCHER_DIR")
-    if explicit:
-        return Path(explicit)
+def user_cache_dir() -> Path:
+    """The project's folder in the user's cache: $XDG_CACHE_HOME/cdc-history, else
+    ~/.cache/cdc-history (the launcher homes, and the class archives by default)."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "cdc-history" / "java"
+    return Path(cache) / "cdc-history"
+
+
+def launcher_root() -> Path:
+    """$CDC_JAVA_LAUNCHER_DIR, else user_cache_dir()/java."""
+    explicit = os.environ.get("CDC_JAVA_LAUNCHER_DIR")
+    return Path(explicit) if explicit else user_cache_dir() / "java"
+
+
+def _release(home: Path) -> dict[str, str]:
+    """The KEY="value" lines of a runtime's `release` file, unquoted; empty without one."""
+    try:
+        lines = (home / "release").read_text().splitlines()
+    except OSError:
+        return {}
+    fields = {}
+    for line in lines:
+        key, _, value = line.partition("=")
+        fields[key.strip()] = value.strip().strip('"')
+    return fields
 
 
 def release_version(home: Path) -> str | None:
     """JAVA_VERSION from a runtime's `release` file ("25.0.2"), or None."""
-    try:
-        lines = (home / "release").read_text().splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        key, _, value = line.partition("=")
-        if key.strip() == "JAVA_VERSION":
-            return value.strip().strip('"') or None
-    return None
+    return _release(home).get("JAVA_VERSION") or None
 
 
 def feature_version(home: Path) -> int | None:
@@ -83,15 +91,7 @@ def feature_version(home: Path) -> int | None:
 
 def runtime_modules(home: Path) -> list[str]:
     """The modules of a runtime, from its `release` file's MODULES."""
-    try:
-        lines = (home / "release").read_text().splitlines()
-    except OSError:
-        return []
-    for line in lines:
-        key, _, value = line.partition("=")
-        if key.strip() == "MODULES":
-            return value.strip().strip('"').split()
-    return []
+    return _release(home).get("MODULES", "").split()
 
 
 def base_packages(describe_output: str) -> list[str]:

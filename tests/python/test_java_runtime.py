@@ -109,6 +109,14 @@ def test_the_launcher_leaves_out_what_the_runtime_lacks(runtime: Path, tmp_path:
     assert (home / "lib").resolve() == (runtime / "lib").resolve()
     assert (home / "bin" / "jcmd").resolve() == (runtime / "bin" / "jcmd").resolve()
     assert feature_version(home) == 25
+    # after the options: passed on as they are, whatever they hold
+    rest = [
+        "-cp",
+        "/opt/spark/jars/*:/etc/spark conf",
+        'it\'s "quoted" $HOME `x` \\ ; *',
+        "",
+        "org.apache.spark.deploy.SparkSubmit",
+    ]
     arguments = [
         "-XX:+IgnoreUnrecognizedVMOptions",
         "--add-modules=jdk.incubator.vector",
@@ -118,11 +126,7 @@ def test_the_launcher_leaves_out_what_the_runtime_lacks(runtime: Path, tmp_path:
         "--add-exports=java.base/sun.util.calendar=ALL-UNNAMED",
         "--add-modules=java.sql,jdk.incubator.vector,ALL-DEFAULT",
         "--add-opens=java.sql/java.sql=ALL-UNNAMED",
-        "-cp",
-        "/opt/spark/jars/*:/etc/spark conf",
-        'it\'s "quoted" $HOME `x` \\ ; *',
-        "",
-        "org.apache.spark.deploy.SparkSubmit",
+        *rest,
     ]
     assert passed_on(home, *arguments) == [
         "-XX:+IgnoreUnrecognizedVMOptions",
@@ -130,11 +134,7 @@ def test_the_launcher_leaves_out_what_the_runtime_lacks(runtime: Path, tmp_path:
         "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
         "--add-modules=java.sql,ALL-DEFAULT",
         "--add-opens=java.sql/java.sql=ALL-UNNAMED",
-        "-cp",
-        "/opt/spark/jars/*:/etc/spark conf",
-        'it\'s "quoted" $HOME `x` \\ ; *',
-        "",
-        "org.apache.spark.deploy.SparkSubmit",
+        *rest,
     ]
 
 
@@ -188,6 +188,13 @@ def test_any_other_argument_passes_on_unchanged(shared_home: Path, arguments: li
     assert passed_on(shared_home, *arguments) == arguments
 
 
+def _unset_java_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JAVA_HOME unset for the test, and whatever set_java_home sets undone after it (a
+    delenv of an unset variable records nothing to restore)."""
+    monkeypatch.setenv("JAVA_HOME", "recorded, so that undo removes what the test sets")
+    monkeypatch.delenv("JAVA_HOME")
+
+
 def test_the_users_java_home_is_kept(
     runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -204,7 +211,7 @@ def test_without_one_the_bundled_runtime_is_used_through_its_launcher(
 ) -> None:
     monkeypatch.setattr(java_runtime, "bundled_runtime", lambda: runtime)
     monkeypatch.setenv("CDC_JAVA_LAUNCHER_DIR", str(tmp_path / "launchers"))
-    monkeypatch.delenv("JAVA_HOME", raising=False)
+    _unset_java_home(monkeypatch)
     set_java_home()
     home = Path(os.environ["JAVA_HOME"])
     assert home.parent == tmp_path / "launchers"
@@ -223,7 +230,7 @@ def test_a_launcher_that_cannot_be_made_is_said_and_java_comes_from_path(
     blocker.write_text("")
     monkeypatch.setattr(java_runtime, "bundled_runtime", lambda: runtime)
     monkeypatch.setenv("CDC_JAVA_LAUNCHER_DIR", str(blocker / "launchers"))
-    monkeypatch.delenv("JAVA_HOME", raising=False)
+    _unset_java_home(monkeypatch)
     set_java_home()
     assert "JAVA_HOME" not in os.environ
     assert "the bundled Java runtime cannot be used" in capsys.readouterr().err
@@ -239,7 +246,7 @@ def test_without_a_bundled_runtime_java_comes_from_path(
 ) -> None:
     """No JAVA_HOME is set: pyspark then runs the `java` on PATH, as before."""
     monkeypatch.setattr(java_runtime, "bundled_runtime", lambda: None)
-    monkeypatch.delenv("JAVA_HOME", raising=False)
+    _unset_java_home(monkeypatch)
     set_java_home()
     assert "JAVA_HOME" not in os.environ
     assert java_runtime.main() == 2
