@@ -14,8 +14,11 @@
         change id, keep replicas apart), with the table's history options. Where states
         merge over lineages (partial images, ignored NULL updates: cdc_states_are_images)
         and the table has key moves, a key continues the state of the key it moved from, so
-        a replica then holds every key's images, and only the touched keys' versions are
-        kept: such a table pays for all its images each run. The facts of a
+        a replica then holds every key's images, and every key seen by then is learned
+        about at each load time: a key move's halves (the old key's K image, the new key's
+        U) may be loaded apart, and then an image of one key changes the versions of
+        another, and of the keys it moved on to. Such a table pays for all its images and
+        compares all its keys with the record each run. The facts of a
         replica that the one before it (or, for the first, the record) lacks are learned at
         its load time; the facts it lacks are given up then. So a first build replays every
         load time the images hold, and a run reads only the keys with new images.
@@ -107,6 +110,22 @@ new_load_times as (
     ) as keys_seen
         on keys_seen.first_order_key < images.order_key
     where images.image_oper = 'T'{{ newer_than }}
+    {%- endif %}
+    {%- if whole_replicas %}
+    union
+    {# every key seen by a new load time: a key move loaded in two halves changes the
+       versions of keys that had no image then #}
+    select
+        seen.pk_string,
+        loads.known_at
+    from (
+        select distinct images.loaded_at as known_at
+        from images
+        where images.loaded_at is not null{{ newer_than }}
+    ) as loads
+    inner join images as seen
+        on seen.loaded_at <= loads.known_at
+    where seen.pk_string is not null
     {%- endif %}
 
 ),

@@ -8,7 +8,11 @@
         no new image is a TRUNCATE or lies at or before its key's current version (or, when
         versions absorb states in place, at or before its key's newest folded image; or, for a
         Qlik table with duplicate_resolution latest_load, at a position where a version
-        starts or ends: it replaces a change), and its
+        starts or ends: it replaces a change; or, where states merge over lineages
+        (cdc_states_are_images false), is one half of a key move whose other half was
+        folded before: the old key's K image and the new key's U loaded apart, the U's key
+        continues the old key's state, which an increment over the new image's key alone
+        would miss), and its
         last write finished (a run killed during a partition overwrite leaves 'started',
         see cdc_write_started). It
         is computed once per run, when the model compiles; history_from_changes records the
@@ -42,11 +46,17 @@
                 starts or ends replaces the change there (its key may be another) -#}
             {%- set replaces = cdc_table_config(table_name).source_system == 'qlik_ct'
                 and qlik_ct_keeps_latest_load(table_name) -%}
+            {#- a key move loaded in two halves: the new image's partner (same change_id
+                and order_key, K for a U, U for a K) was folded already; looked for only
+                where the table holds a K image (cdc_image_kind_flags) -#}
+            {%- set splits_moves = cdc_image_kind_flags(table_name).key_moves
+                and not cdc_states_are_images(table_name, cdc_table_columns(table_name)) -%}
             {%- set counts = run_query(
                 "select count(*) as new_images, count_if(images.pk_string is null"
                 ~ " or images.order_key <= current_versions.valid_from_order_key"
                 ~ (" or images.order_key <= folded.order_key" if absorbs else "")
                 ~ (" or applied.order_key is not null" if replaces else "")
+                ~ (" or partners.order_key is not null" if splits_moves else "")
                 ~ ") as late_images"
                 ~ " from " ~ images ~ " as images"
                 ~ " left join " ~ this ~ " as current_versions"
@@ -60,6 +70,13 @@
                    ~ " as order_key from " ~ this ~ " union all select valid_to_order_key"
                    ~ " from " ~ this ~ ")) as applied on applied.order_key = images.order_key"
                    if replaces else "")
+                ~ (" left join (select distinct change_id, order_key, image_oper from "
+                   ~ images ~ " where image_oper in ('K', 'U') and not is_before_image"
+                   ~ " and loaded_at <= " ~ watermark ~ ") as partners"
+                   ~ " on partners.change_id = images.change_id"
+                   ~ " and partners.order_key = images.order_key"
+                   ~ " and images.image_oper in ('K', 'U')"
+                   ~ " and partners.image_oper != images.image_oper" if splits_moves else "")
                 ~ " where not images.is_before_image"
                 ~ " and images.loaded_at > " ~ watermark
             ).rows[0] -%}

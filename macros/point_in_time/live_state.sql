@@ -18,7 +18,10 @@
         stored view cannot run); a pending image older than its key's current version (a
         late change, for which the next build rebuilds the history) is ordered against that
         version, so where images lack columns a value only it carries shows after the next
-        build. Disabled when the table is not in var cdc_tables.
+        build; likewise, where states merge over lineages, a pending half of a key move whose
+        other half is folded (the old key's K image landed after the new key's U, or the
+        reverse) carries no state between the keys until the next build, which rebuilds the
+        history (history_plan). Disabled when the table is not in var cdc_tables.
 
         Written so that the CTEs Spark evaluates more than once are few and small (it
         inlines every CTE read more than once): the history's watermark is a scalar

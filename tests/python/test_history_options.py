@@ -21,10 +21,17 @@ Columns (id, name, city, last_seen); key id. Changes by order (change_seq number
 A sixth table, h_trunc (no option), has its own changes: 10 I k1 A, 20 I k2 B, 30 TRUNCATE,
 40 I k1 A2, and late (batch 2) 25 U k2 B2.
 
-A seventh, h_moved (ignore_null_updates: [city], bitemporal), moves a key: 10 I (1, Ann, Oslo,
-t1); 20 U to key 3 (Ann, NULL, t2); and in batch 2, 30 U (3, Ann, NULL, t3). Key 3 continues key
-1's state (spec F.5: one lineage), so its ignored NULL cities keep Oslo: versions key 1 10-20,
-20- K (deleted); key 3 20-30 (Oslo, t2), 30- (Oslo, t3); after batch 1, key 3 20- (Oslo, t2).
+A seventh, h_moved (ignore_null_updates: [city], bitemporal), moves two keys: 10 I (1, Ann,
+Oslo, t1); 20 U to key 3 (Ann, NULL, t2); and in batch 2, 30 U (3, Ann, NULL, t3). Key 3
+continues key 1's state (spec F.5: one lineage), so its ignored NULL cities keep Oslo: versions
+key 1 10-20, 20- K (deleted); key 3 20-30 (Oslo, t2), 30- (Oslo, t3); after batch 1, key 3 20-
+(Oslo, t2). Then 40 I (5, Bob, Rome, t1) and 50 U to key 7 (Bob, NULL, t2), whose before-image
+(the B row, which ends key 5 with a K image) lands in batch 2, after its U: after batch 1 key 5
+is live (40-) and key 7 a row of its own (50-, NULL city: no state to continue); after batch 2
+key 5 40-50, 50- K (deleted) and key 7 50- (Rome, t2). Batch 2 holds no image of key 7 and
+none that is late for key 5, yet key 7's version must change: the run must rebuild the history
+(history_plan: the other half of a key move was folded before), and the record of system time
+must learn about key 7 at K2.
 
 h_plain, h_all, h_trunc and h_moved also set `bitemporal` (README "Bitemporal history"),
 which changes none of their histories: it records, beside them, when the warehouse held each
@@ -50,6 +57,8 @@ h_trunc: k2 from 20 to the TRUNCATE):
     h_moved  key 1: 10-20, 20- K [K1, -) (no image in batch 2)
              key 3: 20- (Oslo, t2) [K1, K2); 20-30 (Oslo, t2), 30- (Oslo, t3) [K2, -): batch
                     2 touches key 3 alone, yet its replay must follow its lineage to key 1
+             key 5: 40- [K1, K2); 40-50, 50- K [K2, -)
+             key 7: 50- (NULL, t2) [K1, K2); 50- (Rome, t2) [K2, -)
 
 `<table>_as_of(point, known_at)` then answers at K1 what the history said after batch 1
 (h_plain at 45: city NULL, version 40; at 65: Bob in Rome) and at 'latest' what it says now
@@ -186,6 +195,8 @@ MOVED = {
     10: ("I", (1, "Ann", "Oslo", "t1"), None),
     20: ("U", (3, "Ann", None, "t2"), (1, "Ann", "Oslo", "t1")),
     30: ("U", (3, "Ann", None, "t3"), (3, "Ann", None, "t2")),
+    40: ("I", (5, "Bob", "Rome", "t1"), None),
+    50: ("U", (7, "Bob", None, "t2"), (5, "Bob", "Rome", "t1")),
 }
 LATE = {45, 65, 25}
 # each table's changes and which of them land late (in batch 2)
@@ -193,18 +204,22 @@ CHANGES: dict[str, tuple[dict[int, Any], set[int]]] = {
     "h_trunc": (TRUNC, LATE),
     "h_moved": (MOVED, {30}),
 }
+# changes whose before-image (B row) lands in batch 2, after their U row
+LATE_BEFORE_IMAGES: dict[str, set[int]] = {"h_moved": {50}}
 
 
 def batch(late: bool) -> dict[str, list[Row]]:
-    """Every table's change-table rows of batch 1 (late False) or 2 (the late changes)."""
+    """Every table's change-table rows of batch 1 (late False) or 2 (the late changes and
+    the late before-images)."""
     rows: dict[str, list[Row]] = {}
     for name, spec in SPECS.items():
         changes, late_numbers = CHANGES.get(name, (ANN, LATE))
+        late_before = LATE_BEFORE_IMAGES.get(name, set())
         rows[name] = [
             row
             for number, (op, after, before) in sorted(changes.items())
-            if (number in late_numbers) == late
             for row in ct_rows(spec, number, op, after, before)
+            if (number in late_numbers or (row[1] == "B" and number in late_before)) == late
         ]
     return rows
 
@@ -290,6 +305,9 @@ EXPECTED: dict[str, list[Version]] = {
         v(20, None, "K", 1, "Ann", "Oslo", "t1", deleted=True),
         v(20, 30, "U", 3, "Ann", "Oslo", "t2"),
         v(30, None, "U", 3, "Ann", "Oslo", "t3"),
+        v(40, 50, "I", 5, "Bob", "Rome", "t1"),
+        v(50, None, "K", 5, "Bob", "Rome", "t1", deleted=True),
+        v(50, None, "U", 7, "Bob", "Rome", "t2"),
     ],
 }
 EXPECTED_BATCH_1: dict[str, list[Version]] = {
@@ -368,6 +386,11 @@ BITEMPORAL_EXPECTED: dict[str, list[tuple[object, ...]]] = {
         (*v(20, None, "U", 3, "Ann", "Oslo", "t2"), 1, 2),
         (*v(20, 30, "U", 3, "Ann", "Oslo", "t2"), 2, None),
         (*v(30, None, "U", 3, "Ann", "Oslo", "t3"), 2, None),
+        (*v(40, None, "I", 5, "Bob", "Rome", "t1"), 1, 2),
+        (*v(40, 50, "I", 5, "Bob", "Rome", "t1"), 2, None),
+        (*v(50, None, "K", 5, "Bob", "Rome", "t1", deleted=True), 2, None),
+        (*v(50, None, "U", 7, "Bob", None, "t2"), 1, 2),
+        (*v(50, None, "U", 7, "Bob", "Rome", "t2"), 2, None),
     ],
 }
 
@@ -444,7 +467,9 @@ def test_nothing_is_quarantined(built: dict[str, Any], spark: Any) -> None:
 
 def test_current_state_follows_the_options(built: dict[str, Any], spark: Any) -> None:
     current = {
-        table: column(spark, f"select id, city, last_seen from {SCHEMA}.dim_{table}_current")
+        table: column(
+            spark, f"select id, city, last_seen from {SCHEMA}.dim_{table}_current order by id"
+        )
         for table in SPECS
     }
     assert current == {
@@ -454,7 +479,7 @@ def test_current_state_follows_the_options(built: dict[str, Any], spark: Any) ->
         "h_dedup": [(1, None, "t4")],
         "h_all": [(1, "Paris", "t4")],
         "h_trunc": [(1, None, None)],
-        "h_moved": [(3, "Oslo", "t3")],
+        "h_moved": [(3, "Oslo", "t3"), (7, "Rome", "t2")],
     }
 
 
@@ -564,7 +589,14 @@ def test_point_in_time_as_known_then(built: dict[str, Any], spark: Any) -> None:
     assert at("h_all", 65, "K1") == [(1, "Ann", "Bergen", "t4", "U"), (2, "Bob", "Rome", "t1", "I")]
     assert at("h_trunc", 26, "K1") == [(1, "A", None, None, "I"), (2, "B", None, None, "I")]
     assert at("h_trunc", 26, "K2") == [(1, "A", None, None, "I"), (2, "B2", None, None, "U")]
-    for table in ("h_plain", "h_trunc"):
+    # h_moved as known at K1: key 5 still live, key 7 without key 5's city
+    assert at("h_moved", 55, "K1") == [
+        (3, "Ann", "Oslo", "t2", "U"),
+        (5, "Bob", "Rome", "t1", "I"),
+        (7, "Bob", None, "t2", "U"),
+    ]
+    assert at("h_moved", 55, "K2") == [(3, "Ann", "Oslo", "t3", "U"), (7, "Bob", "Rome", "t2", "U")]
+    for table in ("h_plain", "h_trunc", "h_moved"):
         for point in (10, 25, 35, 45, 55, 65, 75):
             assert at(table, point, "latest") == at(table, point), (table, point)
     with pytest.raises(Exception, match="known_at must be latest or a timestamp, got yesterday"):
