@@ -727,6 +727,24 @@ def test_tables_driver_runs_each_set_in_order_and_records_the_slopes(
     assert results["sets"]["mixed"]["tables"] == 5
     assert "| qlik_3 | 3 | 19.0 s | 25.0 s | 11.5 s | 3 / 3 |" in driver.summary_table(results)
 
+    # --skip-test: the run and the no-op run only, and no test slope
+    calls.clear()
+    out = tmp_path / "tables_no_test.json"
+    arguments = ["--counts", "1", "3", "--no-mixed", "--skip-test"]
+    status = driver.main([*arguments, "--work", str(tmp_path / "w2"), "--json", str(out)])
+    assert status == 0
+    assert calls == [
+        ("qlik_1", "run"),
+        ("qlik_1", "noop_run"),
+        ("qlik_3", "run"),
+        ("qlik_3", "noop_run"),
+    ]
+    results = json.loads(out.read_text())
+    assert results["slopes"] == [
+        {"from": 1, "to": 3, "run_seconds_per_table": 3.0, "noop_run_seconds_per_table": 0.5}
+    ]
+    assert "| qlik_3 | 3 | 19.0 s | - | 11.5 s | 3 / - |" in driver.summary_table(results)
+
 
 def test_tables_node_kinds_add_every_tables_nodes_up() -> None:
     from benchmarks.tables import node_kind
