@@ -88,12 +88,29 @@ images as (
 
 new_load_times as (
 
+    {%- if whole_replicas %}
+    {# every key seen by each load time after the record's newest (the keys with images
+       then among them): a key move loaded in two halves changes the versions of keys
+       that had no image then #}
+    select distinct
+        seen.pk_string,
+        loads.known_at
+    from (
+        select distinct images.loaded_at as known_at
+        from images
+        where images.loaded_at is not null{{ newer_than }}
+    ) as loads
+    inner join images as seen
+        on seen.loaded_at <= loads.known_at
+    where seen.pk_string is not null
+    {%- else %}
     {# each key's load times after the record's newest: when the warehouse learned about it #}
     select distinct
         images.pk_string,
         images.loaded_at as known_at
     from images
     where images.pk_string is not null{{ newer_than }}
+    {%- endif %}
     {%- if has_new_truncates %}
     union
     select
@@ -110,22 +127,6 @@ new_load_times as (
     ) as keys_seen
         on keys_seen.first_order_key < images.order_key
     where images.image_oper = 'T'{{ newer_than }}
-    {%- endif %}
-    {%- if whole_replicas %}
-    union
-    {# every key seen by a new load time: a key move loaded in two halves changes the
-       versions of keys that had no image then #}
-    select
-        seen.pk_string,
-        loads.known_at
-    from (
-        select distinct images.loaded_at as known_at
-        from images
-        where images.loaded_at is not null{{ newer_than }}
-    ) as loads
-    inner join images as seen
-        on seen.loaded_at <= loads.known_at
-    where seen.pk_string is not null
     {%- endif %}
 
 ),
