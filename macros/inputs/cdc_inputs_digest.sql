@@ -13,11 +13,17 @@
           and of stg_<s>__landed_files;
         - any other source (a table registered by the user, a landed folder read whole):
           none, the content cannot be told.
+        A model that reads no relation at all (config meta cdc_reads_nothing: a staging
+        model whose landing gives it no rows, like the landed-file lists outside files
+        mode) has one constant digest.
         Equal digests mean the model would read the same rows as when it recorded the
         digest (cdc.inputs: cdc_write_finished, the table materialization), so a model
         whose inputs are unchanged has nothing new (cdc_inputs_unchanged). -#}
     {%- if not execute or model.resource_type != 'model' -%}
         {{ return(none) }}
+    {%- endif -%}
+    {%- if (model.config.get('meta') or {}).get('cdc_reads_nothing', false) -%}
+        {{ return(local_md5('reads nothing')) }}
     {%- endif -%}
     {%- set parts = [] -%}
     {%- set seen = {} -%}

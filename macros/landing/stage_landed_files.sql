@@ -5,8 +5,12 @@
         out of staging (NULL: read). Other landings have no files: no rows. A table, rebuilt
         each run: it is the list staging reads (see cdc_landing_files_filter), taken once
         per run. A landed name is text (a Kafka topic may be any folder name): it reaches SQL
-        only as a string literal. -#}
+        only as a string literal. Outside files mode it reads nothing (config meta
+        cdc_reads_nothing), so a run keeps it as it is (cdc_table_fingerprint). -#}
     {%- set files_mode = var(source_system ~ '_landing') == 'files' -%}
+    {%- if not files_mode -%}
+        {{ config(meta={'cdc_reads_nothing': true}) }}
+    {%- endif -%}
 with
 
 landed_files as (

@@ -5,10 +5,14 @@
         digest of what it reads (cdc_inputs_digest; none when that cannot be told, e.g. a
         table over a landed folder read whole). None for a table written by content (config
         meta cdc_written_by_content: the landed-file lists, which read the file system
-        through a table function, so every run lists it again). Equal fingerprints: the same SQL over the
-        same rows, so the table holds what a rebuild would write. -#}
+        through a table function, so every run lists it again), unless it reads nothing
+        at all (config meta cdc_reads_nothing: those lists outside files mode, which are
+        empty). Equal fingerprints: the same SQL over the same rows, so the table holds
+        what a rebuild would write. -#}
     {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
-    {%- set written_by_content = (config.get('meta') or {}).get('cdc_written_by_content', false) -%}
+    {%- set meta = config.get('meta') or {} -%}
+    {%- set written_by_content = meta.get('cdc_written_by_content', false)
+        and not meta.get('cdc_reads_nothing', false) -%}
     {%- set inputs = cdc_inputs_digest() if code and not written_by_content else none -%}
     {%- if not inputs -%}
         {{ return(none) }}

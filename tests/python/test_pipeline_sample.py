@@ -468,10 +468,12 @@ def test_as_of_var_another_point_runs_the_key_test_and_a_backslash_is_a_clear_er
 def test_rerun_changes_nothing_and_full_refresh_is_identical(
     spark: Any, run_dbt: Callable[..., Any], sample_build: Any
 ) -> None:
-    """A second `run` over the same landed rows changes no relation and stages nothing; a
-    `run --full-refresh` rebuilds every relation to the same rows (load times aside). Each
-    table is compared by its row count and row-hash sums, each view by its definition
-    (_snapshot)."""
+    """A second `run` over the same landed rows changes no relation and stages nothing, and
+    runs no model's query: every incremental model is skipped as `nothing new` and every
+    table and view kept as `unchanged` (README "Incremental loads and reruns": the same code
+    over the same inputs); a `run --full-refresh` rebuilds every relation to the same rows
+    (load times aside). Each table is compared by its row count and row-hash sums, each
+    view by its definition (_snapshot)."""
     before = _snapshot(spark)
     assert before["stg_qlik_ct__employees"][0] > 0 and len(before) > 100, before
     assert any(line.startswith("View Text:") for line in before["dim_employees_as_of"])
@@ -481,7 +483,16 @@ def test_rerun_changes_nothing_and_full_refresh_is_identical(
 
     # `run`, not `build`: the data tests already passed on these very rows in sample_build, and
     # the outputs are compared here; 180-odd tests twice more would cost minutes
-    run_dbt(["run"], schema=SCHEMA)
+    rerun = run_dbt(["run"], schema=SCHEMA)
+    ran = {
+        r.node.name: r.message for r in rerun.result.results if r.node.resource_type == "model"
+    }
+    assert len(ran) > 100, ran
+    assert {
+        name: message
+        for name, message in ran.items()
+        if message not in ("nothing new", "unchanged")
+    } == {}
     assert _snapshot(spark) == before
     staged_after = spark.sql(
         f"select count(*), max(loaded_at) from {SCHEMA}.stg_qlik_ct__employees"
