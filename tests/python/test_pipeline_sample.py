@@ -484,9 +484,7 @@ def test_rerun_changes_nothing_and_full_refresh_is_identical(
     # `run`, not `build`: the data tests already passed on these very rows in sample_build, and
     # the outputs are compared here; 180-odd tests twice more would cost minutes
     rerun = run_dbt(["run"], schema=SCHEMA)
-    ran = {
-        r.node.name: r.message for r in rerun.result.results if r.node.resource_type == "model"
-    }
+    ran = {r.node.name: r.message for r in rerun.result.results if r.node.resource_type == "model"}
     assert len(ran) > 100, ran
     assert {
         name: message
