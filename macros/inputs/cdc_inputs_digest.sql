@@ -4,8 +4,8 @@
         each path:
         - a table or incremental model: the id of its last write (cdc_written_id; none
           when it has no record);
-        - a seed: the seed file's checksum; a source that is one of our seeds (the shipped
-          samples), the same;
+        - a seed, or a source that is one of our seeds (the shipped samples): the checksum of
+          the file its table was last loaded from (cdc_seed_loaded; none without a record);
         - a node that declares the landed tables it reads (config meta cdc_landed_inputs:
           {'source_system': s, 'tables': [landed names]}, the formats' staging of landed
           files): in files mode, those tables' folders by every file's path, modification
@@ -46,12 +46,12 @@
                         {%- set state.known = false -%}
                     {%- endif -%}
                 {%- endif -%}
-            {%- elif unique_id.startswith('seed.') -%}
-                {%- do parts.append(unique_id ~ ' seed ' ~ graph.nodes[unique_id].checksum.checksum) -%}
-            {%- elif unique_id.startswith('source.') -%}
-                {%- set checksum = cdc_seed_checksum_of_source(graph.sources[unique_id]) -%}
-                {%- if checksum -%}
-                    {%- do parts.append(unique_id ~ ' seed ' ~ checksum) -%}
+            {%- elif unique_id.startswith('seed.') or unique_id.startswith('source.') -%}
+                {%- set seed = graph.nodes[unique_id] if unique_id.startswith('seed.')
+                    else cdc_seed_of_source(graph.sources[unique_id]) -%}
+                {%- set loaded = cdc_seed_loaded(seed) if seed is not none else none -%}
+                {%- if loaded -%}
+                    {%- do parts.append(unique_id ~ ' seed ' ~ loaded) -%}
                 {%- else -%}
                     {%- set state.known = false -%}
                 {%- endif -%}

@@ -7,7 +7,8 @@
         - what the code cannot know, the landing: each source the view reads, directly or
           through other models, by its columns as the relation cache holds them (none when
           the cache does not describe it); a source that is a seed of this project (the
-          shipped samples) by the seed file's checksum instead.
+          shipped samples) by the checksum of the file its table was last loaded from
+          instead (cdc_seed_loaded; none without a record).
         A model's columns follow from the code and the landing, so its views need no more.
         The walk up the ancestors stops at a table or incremental model the relation cache
         describes (as the run's start listed it: not rewritten by this run, whose writes
@@ -56,9 +57,13 @@
     {%- endfor -%}
     {%- for unique_id in seen | sort if unique_id.startswith('source.') -%}
         {%- set source = graph.sources[unique_id] -%}
-        {%- set checksum = cdc_seed_checksum_of_source(source) -%}
-        {%- if checksum -%}
-            {%- do parts.append(unique_id ~ ' seed ' ~ checksum) -%}
+        {%- set seed = cdc_seed_of_source(source) -%}
+        {%- if seed is not none -%}
+            {%- set loaded = cdc_seed_loaded(seed) -%}
+            {%- if not loaded -%}
+                {{ return(none) }}
+            {%- endif -%}
+            {%- do parts.append(unique_id ~ ' seed ' ~ loaded) -%}
         {%- else -%}
             {%- set relation = adapter.get_relation(
                 database=source.database, schema=source.schema, identifier=source.identifier) -%}

@@ -394,6 +394,11 @@ def _quoted(name: str) -> str:
 VIEW_CREATION_LINES = ("Created Time:", "Last Access:", "Table Properties:")
 
 
+def _table_property(spark: Any, table: str, key: str) -> str | None:
+    rows = spark.sql(f"show tblproperties {table}").collect()
+    return next((row["value"] for row in rows if row["key"] == key), None)
+
+
 def _snapshot(spark: Any) -> dict[str, Any]:
     """Every relation of the scenario schema: a table as (row count, two order-free sums of
     row hashes), load times left out; a view as its stored definition (view text, output
@@ -465,7 +470,7 @@ def test_as_of_var_another_point_runs_the_key_test_and_a_backslash_is_a_clear_er
     spark.sql(f"select * from {SCHEMA}.dim_employees_as_of").collect()
 
 
-def test_rerun_changes_nothing_and_full_refresh_is_identical(
+def test_rerun_changes_nothing_a_changed_seed_table_is_staged_and_full_refresh_is_identical(
     spark: Any, run_dbt: Callable[..., Any], sample_build: Any
 ) -> None:
     """A second `run` over the same landed rows changes no relation and stages nothing, and
@@ -473,7 +478,13 @@ def test_rerun_changes_nothing_and_full_refresh_is_identical(
     table and view kept as `unchanged` (README "Incremental loads and reruns": the same code
     over the same inputs); a `run --full-refresh` rebuilds every relation to the same rows
     (load times aside). Each table is compared by its row count and row-hash sums, each
-    view by its definition (_snapshot)."""
+    view by its definition (_snapshot).
+
+    A staging over a seed follows the seed's table, not its file: every seed's load
+    recorded the checksum of the file it loaded (cdc_record_seed_loaded); a row added to a
+    seed's table with another record (what `dbt seed` of an edited file does) is staged by
+    the next `run`, and `dbt seed` of the file puts the table and its record back (the
+    full refresh then rebuilds the staging without the row)."""
     before = _snapshot(spark)
     assert before["stg_qlik_ct__employees"][0] > 0 and len(before) > 100, before
     assert any(line.startswith("View Text:") for line in before["dim_employees_as_of"])
@@ -496,6 +507,34 @@ def test_rerun_changes_nothing_and_full_refresh_is_identical(
         f"select count(*), max(loaded_at) from {SCHEMA}.stg_qlik_ct__employees"
     ).collect()[0]
     assert tuple(staged_after) == tuple(staged_before), "a rerun must stage nothing new"
+
+    seeds = {
+        f"{r.node.schema}.{r.node.alias}": r.node.checksum.checksum
+        for r in sample_build.result.results
+        if r.node.resource_type == "seed"
+    }
+    assert len(seeds) > 10 and all(seeds.values()), seeds
+    assert {name: _table_property(spark, name, "cdc.written") for name in seeds} == seeds
+
+    seed_table = "raw_qlik_ct.employees__ct"
+    columns = spark.table(seed_table).columns
+    edited = {"header__change_seq": "'20991231235959000000000000000000999'", "employee_id": "999"}
+    spark.sql(
+        f"insert into {seed_table} select"
+        f" {', '.join(edited.get(c, _quoted(c)) for c in columns)} from {seed_table}"
+        " where header__change_seq = '20240301120000000000000000000000101'"
+    )
+    spark.sql(f"alter table {seed_table} set tblproperties ('cdc.written' = 'an edited file')")
+    staged = run_dbt(["run", "--select", "stg_qlik_ct__employees"], schema=SCHEMA)
+    assert [r.message for r in staged.result.results] != ["nothing new"]
+    [(count, added)] = spark.sql(
+        f"select count(*), count_if(employee_id = 999) from {SCHEMA}.stg_qlik_ct__employees"
+    ).collect()
+    assert (count, added) == (staged_before[0] + 1, 1)
+
+    run_dbt(["seed", "--select", "path:seeds/qlik_ct/employees__ct.csv"], schema=SCHEMA)
+    assert _table_property(spark, seed_table, "cdc.written") == seeds[seed_table]
+    assert spark.sql(f"select count_if(employee_id = 999) from {seed_table}").first()[0] == 0
 
     run_dbt(["run", "--full-refresh"], schema=SCHEMA)
     assert _snapshot(spark) == before
