@@ -4,8 +4,9 @@
         each path:
         - a table or incremental model: the id of its last write (cdc_written_id; none
           when it has no record);
-        - a seed, or a source that is one of our seeds (the shipped samples): the checksum of
-          the file its table was last loaded from (cdc_seed_loaded; none without a record);
+        - a seed, or a source that is one of our seeds (the shipped samples): the file (and
+          seed config) its table was last loaded from (cdc_seed_loaded; none without a
+          record);
         - a node that declares the landed tables it reads (config meta cdc_landed_inputs:
           {'source_system': s, 'tables': [landed names]}, the formats' staging of landed
           files): in files mode, those tables' folders by every file's path, modification

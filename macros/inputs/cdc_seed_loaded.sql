@@ -1,5 +1,5 @@
 {% macro cdc_seed_loaded(seed) %}
-    {#- The checksum of the seed file that the seed's table was last loaded from: the
+    {#- Which seed file (and seed config) the seed's table was last loaded from: the
         cdc.written property its load recorded (cdc_record_seed_loaded, the seeds' post-hook;
         this run's loads from the memo), none when the table has no record. Not the file's
         checksum now: an edited file is not in the table until the next `dbt seed` or

@@ -7,8 +7,8 @@
         - what the code cannot know, the landing: each source the view reads, directly or
           through other models, by its columns as the relation cache holds them (none when
           the cache does not describe it); a source that is a seed of this project (the
-          shipped samples) by the checksum of the file its table was last loaded from
-          instead (cdc_seed_loaded; none without a record).
+          shipped samples) by the file (and seed config) its table was last loaded
+          from instead (cdc_seed_loaded; none without a record).
         A model's columns follow from the code and the landing, so its views need no more.
         The walk up the ancestors stops at a table or incremental model the relation cache
         describes (as the run's start listed it: not rewritten by this run, whose writes
