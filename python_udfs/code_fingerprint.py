@@ -4,8 +4,9 @@ The project's view and table materializations (macros/materializations/) keep a 
 table whose definition and inputs are unchanged since the run that built it instead of
 building it again: the fingerprint joins its compiled SQL, its hooks, its inputs and this
 digest, so that a changed model or macro (a table function's body is written by a hook), a
-changed Python UDF (a table calls them), a changed dbt_project.yml or different --vars build
-every view and table again, once. `cdc-dbt` sets it in the environment before it runs dbt;
+changed Python UDF (a table calls them), a changed dbt_project.yml, different --vars or an
+option that changes what models read (--empty, --sample, --defer) build every view and table
+again, once. `cdc-dbt` sets it in the environment before it runs dbt;
 without it (plain dbt) nothing is kept.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -63,9 +64,60 @@ def _vars_argument(args: Sequence[str]) -> str:
     return ""
 
 
-def code_fingerprint(project: Path, args: Sequence[str]) -> str:
+# dbt's options that change what a model reads, not which models run: --empty reads no row
+# of any ref or source, --sample and the event-time window read some of them, --defer reads
+# unselected parents from another environment's relations (its --state). A run with one of
+# them writes what a run without it would not, so its writes must not count as this code's
+# (a later plain run would take them for up to date: the incremental skip, kept tables).
+# Flags as {option: (its environment variable, its negation or None)}.
+_CONTENT_FLAGS = {
+    "--empty": ("DBT_EMPTY", "--no-empty"),
+    "--defer": ("DBT_DEFER", "--no-defer"),
+    "--favor-state": ("DBT_FAVOR_STATE", "--no-favor-state"),
+}
+_CONTENT_VALUES = {
+    "--sample": "DBT_SAMPLE",
+    "--event-time-start": "DBT_EVENT_TIME_START",
+    "--event-time-end": "DBT_EVENT_TIME_END",
+    "--defer-state": "DBT_DEFER_STATE",
+    "--state": "DBT_STATE",
+}
+# what click takes for true in a boolean option's environment variable
+_TRUE = frozenset({"1", "true", "t", "yes", "y", "on"})
+
+
+def _content_arguments(args: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The options of a dbt command line (or their DBT_* environment variables, which the
+    command line overrides) that change what its models read, as one canonical text; ''
+    for a plain run. The state folder counts only when a run defers to it (with --state
+    alone it only selects)."""
+    chosen: dict[str, str] = {}
+    for flag, (variable, negation) in _CONTENT_FLAGS.items():
+        given = [arg for arg in args if arg in (flag, negation)]
+        if given:
+            chosen[flag] = "on" if given[-1] == flag else ""
+        else:
+            chosen[flag] = "on" if environ.get(variable, "").strip().lower() in _TRUE else ""
+    for option, variable in _CONTENT_VALUES.items():
+        value = environ.get(variable, "")
+        for position, arg in enumerate(args):
+            if arg == option and position + 1 < len(args):
+                value = args[position + 1]
+            elif arg.startswith(option + "="):
+                value = arg.split("=", 1)[1]
+        chosen[option] = value
+    if not chosen["--defer"]:
+        chosen["--defer-state"] = chosen["--state"] = chosen["--favor-state"] = ""
+    return "\n".join(f"{option}={value}" for option, value in chosen.items() if value)
+
+
+def code_fingerprint(
+    project: Path, args: Sequence[str], environ: Mapping[str, str] | None = None
+) -> str:
     """A digest of dbt_project.yml, every model and macro file, the Python UDFs' source, the
-    command's --vars and the versions of dbt-core, dbt-spark and pyspark."""
+    command's --vars and its options that change what models read (_content_arguments;
+    `environ` defaults to this process's environment) and the versions of dbt-core,
+    dbt-spark and pyspark."""
     digest = hashlib.sha256()
     for path in [project / "dbt_project.yml", *_code_files(project)]:
         digest.update(str(path.relative_to(project)).encode() + b"\0")
@@ -74,6 +126,9 @@ def code_fingerprint(project: Path, args: Sequence[str]) -> str:
         digest.update(f"python_udfs/{path.relative_to(_UDF_PACKAGE).as_posix()}\0".encode())
         digest.update(path.read_bytes() + b"\0")
     digest.update(_vars_argument(args).encode() + b"\0")
+    content = _content_arguments(args, os.environ if environ is None else environ)
+    if content:  # a plain run's digest is the one it always was
+        digest.update(b"content options\0" + content.encode() + b"\0")
     for package in _PACKAGES:
         try:
             digest.update(f"{package}=={metadata.version(package)}\0".encode())

@@ -59,6 +59,46 @@ def test_vars_change_it_and_other_arguments_do_not(project: Path) -> None:
     assert code_fingerprint(project, ["run", "--vars", '{"as_of": "2"}']) != with_vars
 
 
+@pytest.mark.parametrize(
+    ("args", "environ"),
+    [
+        (["run", "--empty"], {}),
+        (["run"], {"DBT_EMPTY": "true"}),
+        (["build", "--sample", "3 days"], {}),
+        (["run", "--sample=3 days"], {}),
+        (["run"], {"DBT_SAMPLE": "3 days"}),
+        (["run", "--defer", "--state", "prod"], {}),
+        (["run", "--state", "prod"], {"DBT_DEFER": "1"}),
+        (["run", "--defer"], {"DBT_STATE": "prod"}),
+        (["run", "--event-time-start", "2024-01-01"], {}),
+    ],
+)
+def test_an_option_that_changes_what_models_read_changes_it(
+    project: Path, args: list[str], environ: dict[str, str]
+) -> None:
+    """A run with --empty, a sample or deferral writes what a plain run would not: its writes
+    must not pass for this code's, or the next plain run would keep them (the incremental
+    skip, kept tables and views)."""
+    plain = code_fingerprint(project, ["run"], {})
+    assert code_fingerprint(project, args, environ) != plain
+
+
+def test_options_that_only_select_or_switch_off_leave_it(project: Path) -> None:
+    plain = code_fingerprint(project, ["run"], {})
+    for args, environ in (
+        (["run", "--no-empty"], {}),
+        (["run", "--no-empty"], {"DBT_EMPTY": "true"}),
+        (["run"], {"DBT_EMPTY": "false"}),
+        (["run", "--select", "state:modified", "--state", "prod"], {}),
+        (["run", "--state", "prod", "--favor-state"], {}),
+        (["run", "--defer", "--no-defer", "--state", "prod"], {}),
+        (["run"], {"DBT_STATE": "prod", "DBT_DEFER": "0"}),
+    ):
+        assert code_fingerprint(project, args, environ) == plain, (args, environ)
+    with_state = code_fingerprint(project, ["run", "--defer", "--state", "a"], {})
+    assert code_fingerprint(project, ["run", "--defer", "--state", "b"], {}) != with_state
+
+
 def test_data_and_other_files_do_not_change_it(project: Path) -> None:
     before = code_fingerprint(project, ["run"])
     (project / "target").mkdir()
