@@ -54,14 +54,16 @@ def _udf_files() -> list[Path]:
     return sorted(path for path in _UDF_PACKAGE.rglob("*.py") if path.is_file())
 
 
-def _vars_argument(args: Sequence[str]) -> str:
-    """The --vars value of a dbt command line ('' without one)."""
+def _option_value(args: Sequence[str], option: str, default: str = "") -> str:
+    """The value of an option of a dbt command line, `--option value` or `--option=value`
+    (the last one given, as click takes it), else `default`."""
+    value = default
     for position, arg in enumerate(args):
-        if arg == "--vars" and position + 1 < len(args):
-            return args[position + 1]
-        if arg.startswith("--vars="):
-            return arg.split("=", 1)[1]
-    return ""
+        if arg == option and position + 1 < len(args):
+            value = args[position + 1]
+        elif arg.startswith(option + "="):
+            value = arg.split("=", 1)[1]
+    return value
 
 
 # dbt's options that change what a model reads, not which models run: --empty reads no row
@@ -69,7 +71,8 @@ def _vars_argument(args: Sequence[str]) -> str:
 # unselected parents from another environment's relations (its --state). A run with one of
 # them writes what a run without it would not, so its writes must not count as this code's
 # (a later plain run would take them for up to date: the incremental skip, kept tables).
-# Flags as {option: (its environment variable, its negation or None)}.
+# Flags as {option: (its environment variable, its negation)}; options with a value as
+# {option: its environment variable}.
 _CONTENT_FLAGS = {
     "--empty": ("DBT_EMPTY", "--no-empty"),
     "--defer": ("DBT_DEFER", "--no-defer"),
@@ -99,13 +102,7 @@ def _content_arguments(args: Sequence[str], environ: Mapping[str, str]) -> str:
         else:
             chosen[flag] = "on" if environ.get(variable, "").strip().lower() in _TRUE else ""
     for option, variable in _CONTENT_VALUES.items():
-        value = environ.get(variable, "")
-        for position, arg in enumerate(args):
-            if arg == option and position + 1 < len(args):
-                value = args[position + 1]
-            elif arg.startswith(option + "="):
-                value = arg.split("=", 1)[1]
-        chosen[option] = value
+        chosen[option] = _option_value(args, option, environ.get(variable, ""))
     if not chosen["--defer"]:
         chosen["--defer-state"] = chosen["--state"] = chosen["--favor-state"] = ""
     return "\n".join(f"{option}={value}" for option, value in chosen.items() if value)
@@ -125,7 +122,7 @@ def code_fingerprint(
     for path in _udf_files():
         digest.update(f"python_udfs/{path.relative_to(_UDF_PACKAGE).as_posix()}\0".encode())
         digest.update(path.read_bytes() + b"\0")
-    digest.update(_vars_argument(args).encode() + b"\0")
+    digest.update(_option_value(args, "--vars").encode() + b"\0")
     content = _content_arguments(args, os.environ if environ is None else environ)
     if content:  # a plain run's digest is the one it always was
         digest.update(b"content options\0" + content.encode() + b"\0")
