@@ -83,6 +83,7 @@ def _run_dbt(
     in_session: this process already runs Spark (a caller's session, which dbt will use):
     a lock on the metastore is that session's own, not another process's."""
     opens_spark = bool(args) and args[0] not in _OFFLINE_COMMANDS and args[0] != "--help"
+    settings: dict[str, str] | None = None
     # `debug` builds no session here, but dbt's connection test opens the same metastore
     if opens_spark or (args and args[0] == "debug"):
         target = target_from_args(args)
@@ -109,7 +110,7 @@ def _run_dbt(
                 start_warm_up(spark)
 
     if opens_spark:
-        set_code_fingerprint(_project_of(args, root), args)
+        set_code_fingerprint(_project_of(args, root), args, settings=settings)
 
     from dbt.cli.main import dbtRunner
 

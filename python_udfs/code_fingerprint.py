@@ -4,8 +4,9 @@ The project's view and table materializations (macros/materializations/) keep a 
 table whose definition and inputs are unchanged since the run that built it instead of
 building it again: the fingerprint joins its compiled SQL, its hooks, its inputs and this
 digest, so that a changed model or macro (a table function's body is written by a hook), a
-changed Python UDF (a table calls them), a changed dbt_project.yml, different --vars or an
-option that changes what models read (--empty, --sample, --defer) build every view and table
+changed Python UDF (a table calls them), a changed dbt_project.yml, different --vars, an
+option that changes what models read (--empty, --sample, --defer) or a Spark setting that
+changes what queries return (the session time zone, ANSI mode) build every view and table
 again, once. `cdc-dbt` sets it in the environment before it runs dbt;
 without it (plain dbt) nothing is kept.
 """
@@ -108,13 +109,47 @@ def _content_arguments(args: Sequence[str], environ: Mapping[str, str]) -> str:
     return "\n".join(f"{option}={value}" for option, value in chosen.items() if value)
 
 
+# Spark settings that decide what a query returns: the session time zone (what a timestamp
+# without a zone means, and a view keeps the settings it was created under), ANSI mode (a
+# failed cast: NULL or an error), the duplicate map key policy, case sensitivity, every
+# legacy behaviour. A run under other values must not keep what the last one wrote. Those
+# that decide only how or where a query runs are left out, so tuning them (the shuffle
+# partitions for a larger run, adaptive execution, code generation, file splits, the
+# warehouse folder) rebuilds nothing.
+_NEUTRAL_SETTINGS = frozenset(
+    {
+        "spark.sql.warehouse.dir",
+        "spark.sql.catalogImplementation",
+        "spark.sql.shuffle.partitions",
+        "spark.sql.autoBroadcastJoinThreshold",
+    }
+)
+_NEUTRAL_PREFIXES = ("spark.sql.adaptive.", "spark.sql.codegen.", "spark.sql.files.")
+
+
+def _content_settings(settings: Mapping[str, str]) -> str:
+    """The Spark SQL settings of the profile's target that change what a query returns, one
+    `key=value` a line in key order (empty when there is none)."""
+    return "\n".join(
+        f"{key}={settings[key]}"
+        for key in sorted(settings)
+        if key.startswith("spark.sql.")
+        and key not in _NEUTRAL_SETTINGS
+        and not key.startswith(_NEUTRAL_PREFIXES)
+    )
+
+
 def code_fingerprint(
-    project: Path, args: Sequence[str], environ: Mapping[str, str] | None = None
+    project: Path,
+    args: Sequence[str],
+    environ: Mapping[str, str] | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> str:
     """A digest of dbt_project.yml, every model and macro file, the Python UDFs' source, the
     command's --vars and its options that change what models read (_content_arguments;
-    `environ` defaults to this process's environment) and the versions of dbt-core,
-    dbt-spark and pyspark."""
+    `environ` defaults to this process's environment), the Spark settings the session runs
+    under that change what queries return (`settings`: the target's, as the profile renders
+    them; _content_settings) and the versions of dbt-core, dbt-spark and pyspark."""
     digest = hashlib.sha256()
     for path in [project / "dbt_project.yml", *_code_files(project)]:
         digest.update(str(path.relative_to(project)).encode() + b"\0")
@@ -126,6 +161,9 @@ def code_fingerprint(
     content = _content_arguments(args, os.environ if environ is None else environ)
     if content:  # a plain run's digest is the one it always was
         digest.update(b"content options\0" + content.encode() + b"\0")
+    spark_sql = _content_settings(settings or {})
+    if spark_sql:
+        digest.update(b"spark settings\0" + spark_sql.encode() + b"\0")
     for package in _PACKAGES:
         try:
             digest.update(f"{package}=={metadata.version(package)}\0".encode())
@@ -134,6 +172,10 @@ def code_fingerprint(
     return digest.hexdigest()[:32]
 
 
-def set_code_fingerprint(project: Path, args: Sequence[str]) -> None:
-    """Put the project's code fingerprint where its view materialization reads it."""
-    os.environ[ENV_NAME] = code_fingerprint(project, args)
+def set_code_fingerprint(
+    project: Path, args: Sequence[str], settings: Mapping[str, str] | None = None
+) -> None:
+    """Put the project's code fingerprint where its view materialization reads it; `settings`:
+    the Spark settings of the session the command runs on (none: a `thrift` target's
+    endpoint, whose settings are its own)."""
+    os.environ[ENV_NAME] = code_fingerprint(project, args, settings=settings)

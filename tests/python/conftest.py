@@ -207,6 +207,9 @@ def run_dbt(spark: object) -> DbtRunner:
 
     from dbt.cli.main import dbtRunner
 
+    # the settings the session was built with (the spark fixture), as `cdc-dbt` passes them
+    _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
+
     def run(
         args: Sequence[str],
         *,
@@ -232,7 +235,7 @@ def run_dbt(spark: object) -> DbtRunner:
         if vars:
             full += ["--vars", json.dumps(vars)]
         # as `cdc-dbt` does: the code fingerprint that lets a run keep unchanged views
-        set_code_fingerprint(project_dir or PROJECT_DIR, full)
+        set_code_fingerprint(project_dir or PROJECT_DIR, full, settings=settings)
         result = dbtRunner().invoke(full)
         if expect_success:
             assert result.success, f"dbt {' '.join(args)} failed: {result.exception}"

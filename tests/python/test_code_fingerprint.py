@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from python_udfs.code_fingerprint import ENV_NAME, code_fingerprint, set_code_fingerprint
+from python_udfs.session import spark_settings
 
 
 @pytest.fixture
@@ -99,6 +100,59 @@ def test_options_that_only_select_or_switch_off_leave_it(project: Path) -> None:
     assert code_fingerprint(project, ["run", "--defer", "--state", "b"], {}) != with_state
 
 
+# the shipped profile's embedded target, as the profile renders it (cdc-dbt passes these)
+SHIPPED_SETTINGS = spark_settings(Path(__file__).resolve().parents[2] / "profiles", "local")[1]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("spark.sql.session.timeZone", "Europe/Berlin"),
+        ("spark.sql.ansi.enabled", "true"),
+        ("spark.sql.mapKeyDedupPolicy", "EXCEPTION"),
+        ("spark.sql.caseSensitive", "true"),
+        ("spark.sql.legacy.timeParserPolicy", "LEGACY"),
+    ],
+)
+def test_a_spark_setting_that_changes_what_queries_return_changes_it(
+    project: Path, key: str, value: str
+) -> None:
+    """A table or view written under another time zone or ANSI mode holds other answers (a
+    view keeps the settings it was created under): a run under a changed profile must not
+    keep it, nor skip an incremental model as up to date."""
+    assert SHIPPED_SETTINGS["spark.sql.session.timeZone"] == "UTC"
+    shipped = code_fingerprint(project, ["run"], {}, SHIPPED_SETTINGS)
+    assert shipped != code_fingerprint(project, ["run"], {})
+    changed = {**SHIPPED_SETTINGS, key: value}
+    assert code_fingerprint(project, ["run"], {}, changed) != shipped
+
+
+def test_settings_that_decide_only_how_or_where_a_query_runs_leave_it(project: Path) -> None:
+    """Tuning a run (its shuffle partitions, adaptive execution, code generation, file
+    splits, memory, the warehouse folder, the metastore's connection) rebuilds nothing; the
+    order of the settings does not matter, and a session with none of the other kind has a
+    plain run's digest."""
+    shipped = code_fingerprint(project, ["run"], {}, SHIPPED_SETTINGS)
+    tuned = {
+        **SHIPPED_SETTINGS,
+        "spark.sql.shuffle.partitions": "400",
+        "spark.sql.warehouse.dir": "/elsewhere/warehouse",
+        "spark.sql.adaptive.enabled": "false",
+        "spark.sql.codegen.wholeStage": "false",
+        "spark.sql.files.maxPartitionBytes": "64m",
+        "spark.sql.autoBroadcastJoinThreshold": "-1",
+        "spark.driver.memory": "16g",
+        "spark.hadoop.javax.jdo.option.ConnectionURL": "jdbc:postgresql://metastore/hive",
+    }
+    assert code_fingerprint(project, ["run"], {}, tuned) == shipped
+    reordered = dict(reversed(list(SHIPPED_SETTINGS.items())))
+    assert code_fingerprint(project, ["run"], {}, reordered) == shipped
+    only_tuning = {key: value for key, value in tuned.items() if key not in SHIPPED_SETTINGS}
+    assert code_fingerprint(project, ["run"], {}, only_tuning) == code_fingerprint(
+        project, ["run"], {}
+    )
+
+
 def test_data_and_other_files_do_not_change_it(project: Path) -> None:
     before = code_fingerprint(project, ["run"])
     (project / "target").mkdir()
@@ -117,6 +171,8 @@ def test_it_is_set_where_the_materialization_reads_it(
 
     assert os.environ[ENV_NAME] == code_fingerprint(project, ["run"])
     assert len(os.environ[ENV_NAME]) == 32
+    set_code_fingerprint(project, ["run"], settings=SHIPPED_SETTINGS)
+    assert os.environ[ENV_NAME] == code_fingerprint(project, ["run"], settings=SHIPPED_SETTINGS)
 
 
 def test_a_change_to_a_python_udf_changes_it(

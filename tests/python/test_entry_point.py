@@ -345,10 +345,45 @@ def test_cdc_dbt_marks_only_a_session_it_starts_as_unread(
     clean_env.setattr(cli, "build_spark_session", lambda _settings: session)
     clean_env.setattr(cli, "start_warm_up", lambda _spark: None)
     clean_env.setattr(cli, "wait_until_released", lambda *_args: True)
-    clean_env.setattr(cli, "set_code_fingerprint", lambda *_args: None)
+    clean_env.setattr(cli, "set_code_fingerprint", lambda *_args, **_kwargs: None)
     clean_env.setattr("dbt.cli.main.dbtRunner", Runner)
     assert cli._run_dbt(PROJECT_DIR, ["run"], (), in_session=callers_session) == 0
     assert seen == [marked]
+
+
+def test_cdc_dbt_fingerprints_the_settings_it_builds_the_session_with(
+    clean_env: pytest.MonkeyPatch,
+) -> None:
+    """The code fingerprint takes the Spark settings the command's session is built with (a
+    changed time zone or ANSI mode must not keep what the last run wrote; dbt faked)."""
+    from types import SimpleNamespace
+
+    from python_udfs import cli
+
+    built: list[dict[str, str]] = []
+    fingerprinted: list[object] = []
+
+    class Runner:
+        def __init__(self, callbacks: list[object]) -> None:
+            pass
+
+        def invoke(self, args: list[str]) -> SimpleNamespace:
+            return SimpleNamespace(success=True, exception=None)
+
+    def build(settings: dict[str, str]) -> SimpleNamespace:
+        built.append(settings)
+        return SimpleNamespace(conf=SimpleNamespace(set=lambda *_args: None))
+
+    clean_env.setattr(cli, "build_spark_session", build)
+    clean_env.setattr(cli, "start_warm_up", lambda _spark: None)
+    clean_env.setattr(cli, "wait_until_released", lambda *_args: True)
+    clean_env.setattr(
+        cli, "set_code_fingerprint", lambda *_args, **kwargs: fingerprinted.append(kwargs)
+    )
+    clean_env.setattr("dbt.cli.main.dbtRunner", Runner)
+    assert cli._run_dbt(PROJECT_DIR, ["run", "--target", "local"], ()) == 0
+    assert len(built) == 1 and built[0]["spark.sql.session.timeZone"] == "UTC"
+    assert fingerprinted == [{"settings": built[0]}]
 
 
 def test_cdc_dbt_version_starts_no_spark(tmp_path: Path) -> None:
