@@ -40,9 +40,9 @@ settings.load_profile("shared-cores")
 # dbt's parse caches, the ones its own adapter test fixtures turn on (dbt.tests.fixtures.project):
 # within this process a Jinja text (a macro's block, a file's top-level blocks) is parsed once,
 # keyed by the text itself, and the next full `dbt parse` reuses the result instead of lexing
-# the project's 700-odd macros again (about 3 s a parse: 3.5 to 0.4 s for a parse that stops at
-# the first model, 13 to 10 s for a whole one, on the AMD EPYC). What dbt renders, compiles and
-# runs is unchanged: the same text gives the same tree.
+# the 1,400-odd macros of the project and its adapters again (about 3 s a parse: 3.5 to 0.4 s
+# for a parse that stops at the first model, 13 to 10 s for a whole one, on the AMD EPYC).
+# What dbt renders, compiles and runs is unchanged: the same text gives the same tree.
 enable_test_caching()
 
 # The fixtures that start the session's Spark (directly or through the ones that need it).
@@ -168,6 +168,12 @@ def spark_local_dir() -> Path:
     return local_dir
 
 
+def session_settings() -> dict[str, str]:
+    """The Spark settings of the test session: the profile's embedded target, rendered with
+    this process's environment (the spark fixture sets it first)."""
+    return spark_settings(PROJECT_DIR / "profiles", "local")[1]
+
+
 @pytest.fixture(scope="session")
 def spark(spark_local_dir: Path) -> Iterator[object]:
     os.environ["CDC_LOCAL_DIR"] = str(spark_local_dir)
@@ -177,8 +183,7 @@ def spark(spark_local_dir: Path) -> Iterator[object]:
     os.environ["DBT_TARGET_PATH"] = str(PROJECT_DIR / "target" / f"pytest-{WORKER}")
     os.environ["DBT_LOG_PATH"] = str(PROJECT_DIR / "logs" / f"pytest-{WORKER}")
     prepare_environment(PROJECT_DIR)
-    _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
-    session = build_spark_session(settings)
+    session = build_spark_session(session_settings())
     # No Java code generation in this session: on the tests' tiny data, compiling each query
     # stage costs more than running it interpreted (the sample build's data tests ran about a
     # third faster without it, BENCHMARKS.md section 11). The answers are the same either way;
@@ -208,7 +213,7 @@ def run_dbt(spark: object) -> DbtRunner:
     from dbt.cli.main import dbtRunner
 
     # the settings the session was built with (the spark fixture), as `cdc-dbt` passes them
-    _target, settings = spark_settings(PROJECT_DIR / "profiles", "local")
+    settings = session_settings()
 
     def run(
         args: Sequence[str],
