@@ -12,9 +12,10 @@
 
         Each valid change row is paired once with its B row (same change_seq) and unfolds
         into its images with one generator. Incremental (append): a run images the rows
-        staged after the newest imaged one (cdc_watermark), pairs them with every
-        staged B row, and adds the K and B images of earlier U rows whose B row arrived only
-        now (a late before-image), so the images equal a full rebuild's; a run with nothing
+        staged after the newest imaged one (cdc_watermark), pairs them with the staged
+        B rows (those at or after the first new change_seq: no other can pair), and adds
+        the K and B images of earlier U rows whose B row arrived only now (a late
+        before-image), so the images equal a full rebuild's; a run with nothing
         newly staged pairs nothing. Logged full-load rows not imaged yet are appended too
         (a full load landed after the first build, a reload). A run with nothing newly
         staged and every logged full-load row imaged is skipped (cdc_nothing_new). With
@@ -33,7 +34,7 @@
     {%- if cdc_inputs_unchanged() -%}
         {{ return(cdc_nothing_new()) }}
     {%- endif -%}
-    {%- set watermark = cdc_watermark(ref('stg_qlik_ct__' ~ table_name)) -%}
+    {%- set watermark = cdc_watermark(ref('stg_qlik_ct__' ~ table_name), first_of='order_key') -%}
     {%- set since = watermark.since -%}
     {#- duplicate_resolution latest_load: a newly staged row that supersedes a staged one
         takes that one's images away, so the images are built again from every staged row
@@ -55,6 +56,11 @@
             {model.unique_id: 'append' if since else 'rebuild'}) -%}
     {%- endif -%}
     {%- set nothing_new = since and watermark.newer == 0 -%}
+    {#- the first change_seq staged since (appending only): a new row's B row, and a late B
+        row's U, share its change_seq, so neither lies before it; bounding both reads by it
+        lets Parquet skip the files older runs staged (whose change_seqs all lie before it
+        when changes land in order), instead of reading every staged row each run -#}
+    {%- set first_new = watermark.first if since and not nothing_new else none -%}
     {%- set snapshot_rows_sql -%}
     select logged.*
     from {{ ref('int_qlik_ct__changes_logged') }} as logged
@@ -103,7 +109,13 @@ new_rows as (
 
 before_images as (
 
-    select keyed.* from keyed where keyed.change_oper = 'B'
+    select keyed.*
+    from keyed
+    where
+        keyed.change_oper = 'B'
+        {%- if first_new %}
+        and keyed.order_key >= {{ sql_string_literal(first_new) }}
+        {%- endif %}
 
 ),
 
@@ -143,6 +155,9 @@ pairs as (
     where
         imaged_updates.change_oper = 'U'
         and imaged_updates.loaded_at <= timestamp {{ sql_string_literal(since) }}
+        {%- if first_new %}
+        and imaged_updates.order_key >= {{ sql_string_literal(first_new) }}
+        {%- endif %}
     {%- endif %}
 
 ),
