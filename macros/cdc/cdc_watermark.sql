@@ -13,15 +13,17 @@
         (qlik_ct_change_images: the before-images of the new rows lie at or after the
         first new change_seq), which lets Parquet skip the files of older runs. -#}
     {%- if execute and model.resource_type == 'model' and is_incremental() -%}
-        {%- set newer_rows = ' from ' ~ upstream ~ ' as upstream'
-            ~ ' where (' ~ condition ~ ') and upstream.loaded_at >'
-            ~ ' (select max(' ~ mark_column ~ ') from ' ~ this ~ ')' -%}
+        {#- one read of upstream's newer rows, for the count and the least value -#}
         {%- set found = run_query(
-            'select cast(max(' ~ mark_column ~ ') as string) as since,'
-            ~ ' (select count(*)' ~ newer_rows ~ ') as newer'
-            ~ (', (select cast(min(upstream.' ~ first_of ~ ') as string)' ~ newer_rows
-               ~ ') as first' if first_of else '')
-            ~ ' from ' ~ this
+            'select marked.since, newer.newer_rows'
+            ~ (', newer.least_value' if first_of else '')
+            ~ ' from (select cast(max(' ~ mark_column ~ ') as string) as since from '
+            ~ this ~ ') as marked'
+            ~ ' cross join (select count(*) as newer_rows'
+            ~ (', cast(min(upstream.' ~ first_of ~ ') as string) as least_value' if first_of else '')
+            ~ ' from ' ~ upstream ~ ' as upstream'
+            ~ ' where (' ~ condition ~ ') and upstream.loaded_at >'
+            ~ ' (select max(' ~ mark_column ~ ') from ' ~ this ~ ')) as newer'
         ).rows[0] -%}
         {%- if found[0] is not none -%}
             {{ return({'since': found[0], 'newer': found[1],

@@ -60,7 +60,7 @@
         row's U, share its change_seq, so neither lies before it; bounding both reads by it
         lets Parquet skip the files older runs staged (whose change_seqs all lie before it
         when changes land in order), instead of reading every staged row each run -#}
-    {%- set first_new = watermark.first if since and not nothing_new else none -%}
+    {%- set first_new = watermark.first if since else none -%}
     {%- set snapshot_rows_sql -%}
     select logged.*
     from {{ ref('int_qlik_ct__changes_logged') }} as logged
