@@ -77,6 +77,12 @@ all_rows as (
         {{ sql_string_literal(bucket) }}{{ ', ' if not loop.last }}
         {%- endfor -%}
     )
+    {#- the same rows as a range, which Parquet can skip older runs' files by (the
+        bucket list cannot be pushed to a scan): a logged order key is 35 digits or
+        the full load's zeros, so each key of these buckets lies from the least
+        bucket up to the greatest followed by '~', above every digit #}
+    and order_key >= {{ sql_string_literal(buckets | min) }}
+    and order_key < {{ sql_string_literal((buckets | max) ~ '~') }}
     {%- endif %}
     {%- if full_load.action == 'reload' %}
     union all
