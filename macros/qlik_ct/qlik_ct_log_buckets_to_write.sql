@@ -3,10 +3,11 @@
         for a table written whole, else the list of its buckets (qlik_ct_log_bucket) to
         rewrite. Every configured qlik_ct table whole at parse time (so the model depends
         on every pairing view), on a first build, a full refresh, a unit test, or when the
-        last write never finished (cdc.write = started). Otherwise one query over the
-        staging tables and the log: a table with no row in the log yet is written whole; a
-        table whose staging holds rows loaded after the newest change logged for it gets
-        the buckets of those rows (a before-image landed after its update included: it
+        last write never finished (cdc.write = started). Otherwise two queries: the
+        newest load time the log holds per table, then the staging tables' rows loaded
+        after it (a literal bound, by which Parquet skips older runs' files): a table with
+        no row in the log yet is written whole; a table whose staging holds rows loaded
+        after the newest change logged for it gets the buckets of those rows (a before-image landed after its update included: it
         shares the update's bucket). The full-load bucket (zeros) is added when
         `full_load_plan` (qlik_ct_full_load_plan) takes the table's folder as its baseline,
         also for a table with nothing newly staged; a table with a reload to log is
@@ -22,23 +23,38 @@
           or cdc_table_property(this, 'cdc.write') == 'started' -%}
         {{ return(whole) }}
     {%- endif -%}
+    {#- first what the log holds of each table (a narrow read of the log), then the
+        staged rows loaded after it, each table bounded by a literal time so Parquet
+        skips the files of older runs by their statistics (a join on the times would
+        read every staged row) -#}
+    {%- set logged = {} -%}
+    {%- for row in run_query(
+          'select source_table, unix_micros(max(loaded_at)) from ' ~ this
+          ~ ' group by source_table').rows -%}
+        {%- do logged.update({row[0]: row[1]}) -%}
+    {%- endfor -%}
     {%- set staged = [] -%}
     {%- for table_name in tables -%}
+        {%- if table_name not in logged -%}
+            {%- set newer = 'true' -%}
+        {%- elif logged[table_name] is none -%}
+            {#- only full-load rows logged: they carry no load time -#}
+            {%- set newer = "loaded_at > timestamp '0001-01-01 00:00:00'" -%}
+        {%- else -%}
+            {%- set newer = 'loaded_at > timestamp_micros('
+                ~ (logged[table_name] | int) ~ ')' -%}
+        {%- endif -%}
         {%- do staged.append(
-            'select ' ~ sql_string_literal(table_name) ~ ' as source_table,'
-            ~ ' order_key, loaded_at from ' ~ ref('stg_qlik_ct__' ~ table_name)) -%}
+            'select ' ~ sql_string_literal(table_name) ~ ' as source_table, '
+            ~ ('false' if table_name in logged else 'true') ~ ' as whole, order_key'
+            ~ ' from ' ~ ref('stg_qlik_ct__' ~ table_name) ~ ' where ' ~ newer) -%}
     {%- endfor -%}
     {%- set found = run_query(
-        'select staged.source_table, logged.source_table is null as whole,'
+        'select staged.source_table, staged.whole,'
         ~ " concat_ws(',', array_sort(collect_set("
         ~ qlik_ct_log_bucket('staged.order_key') ~ '))) as buckets'
         ~ ' from (' ~ staged | join(' union all ') ~ ') as staged'
-        ~ ' left join (select source_table, max(loaded_at) as loaded_at from ' ~ this
-        ~ ' group by source_table) as logged'
-        ~ ' on logged.source_table = staged.source_table'
-        ~ ' where logged.source_table is null'
-        ~ " or staged.loaded_at > coalesce(logged.loaded_at, timestamp '0001-01-01 00:00:00')"
-        ~ ' group by staged.source_table, logged.source_table is null'
+        ~ ' group by staged.source_table, staged.whole'
         ~ ' order by staged.source_table') -%}
     {%- set full_load_changed = {} -%}
     {%- for table_name in tables -%}
