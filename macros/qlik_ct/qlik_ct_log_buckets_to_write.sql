@@ -3,36 +3,60 @@
         for a table written whole, else the list of its buckets (qlik_ct_log_bucket) to
         rewrite. Every configured qlik_ct table whole at parse time (so the model depends
         on every pairing view), on a first build, a full refresh, a unit test, or when the
-        last write never finished (cdc.write = started). Otherwise two queries: the
-        newest load time the log holds per table, then the staging tables' rows loaded
-        after it (a literal bound, by which Parquet skips older runs' files): a table with
-        no row in the log yet is written whole; a table whose staging holds rows loaded
-        after the newest change logged for it gets the buckets of those rows (a before-image landed after its update included: it
+        last write never finished (cdc.write = started). Otherwise one query over the
+        staging tables' rows loaded after each table's mark (a literal bound, by which
+        Parquet skips older runs' files): a table with no row in the log yet is written
+        whole; a table whose staging holds rows loaded after its mark gets the buckets of
+        those rows (a before-image landed after its update included: it
         shares the update's bucket). The full-load bucket (zeros) is added when
         `full_load_plan` (qlik_ct_full_load_plan) takes the table's folder as its baseline,
         also for a table with nothing newly staged; a table with a reload to log is
         written too (the reload's own bucket is the log model's). Tables with nothing new
-        are left out. -#}
+        are left out.
+        A table's mark is the newest load time of the staged rows the last write read
+        (table property cdc.logged_through.<table>, recorded when the write finishes:
+        qlik_ct_remember_log_marks); when a table has none (a write of the log whole, or
+        one by an earlier version), the newest load time the log holds of each table, read
+        from the log. -#}
     {%- set tables = cdc_tables_of('qlik_ct') | list -%}
     {%- set full_load_bucket = '0' * (var('history_bucket_length', 8) | int) -%}
     {%- set whole = {} -%}
     {%- for table_name in tables -%}
         {%- do whole.update({table_name: none}) -%}
     {%- endfor -%}
+    {%- set marks = {} -%}
     {%- if not execute or model.resource_type != 'model' or not is_incremental()
           or cdc_table_property(this, 'cdc.write') == 'started' -%}
+        {#- written whole: the marks of an earlier write no longer tell -#}
+        {%- for table_name in tables -%}
+            {%- do marks.update({'cdc.logged_through.' ~ table_name: ''}) -%}
+        {%- endfor -%}
+        {%- do qlik_ct_remember_log_marks(marks) -%}
         {{ return(whole) }}
     {%- endif -%}
-    {#- first what the log holds of each table (a narrow read of the log), then the
-        staged rows loaded after it, each table bounded by a literal time so Parquet
-        skips the files of older runs by their statistics (a join on the times would
-        read every staged row) -#}
+    {#- each table's mark, then the staged rows loaded after it, each table bounded by
+        a literal time so Parquet skips the files of older runs by their statistics (a
+        join with the log's times would read every staged row) -#}
     {%- set logged = {} -%}
-    {%- for row in run_query(
-          'select source_table, unix_micros(max(loaded_at)) from ' ~ this
-          ~ ' group by source_table').rows -%}
-        {%- do logged.update({row[0]: row[1]}) -%}
+    {%- for table_name in tables -%}
+        {%- set mark = cdc_table_property(this, 'cdc.logged_through.' ~ table_name) -%}
+        {%- if mark is not none and mark | length > 0 -%}
+            {%- do logged.update({table_name: mark | int}) -%}
+        {%- endif -%}
     {%- endfor -%}
+    {%- if logged | length < tables | length -%}
+        {#- a table without a recorded mark (the log was written whole since, or by an
+            earlier version): what the log holds of every table -#}
+        {%- do logged.clear() -%}
+        {%- for row in run_query(
+              'select source_table, unix_micros(max(loaded_at)) from ' ~ this
+              ~ ' group by source_table').rows -%}
+            {%- do logged.update({row[0]: row[1]}) -%}
+            {%- if row[1] is not none -%}
+                {%- do marks.update({'cdc.logged_through.' ~ row[0]: row[1] | int | string}) -%}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
     {%- set staged = [] -%}
     {%- for table_name in tables -%}
         {%- if table_name not in logged -%}
@@ -46,16 +70,23 @@
         {%- endif -%}
         {%- do staged.append(
             'select ' ~ sql_string_literal(table_name) ~ ' as source_table, '
-            ~ ('false' if table_name in logged else 'true') ~ ' as whole, order_key'
+            ~ ('false' if table_name in logged else 'true') ~ ' as whole, order_key, loaded_at'
             ~ ' from ' ~ ref('stg_qlik_ct__' ~ table_name) ~ ' where ' ~ newer) -%}
     {%- endfor -%}
     {%- set found = run_query(
         'select staged.source_table, staged.whole,'
         ~ " concat_ws(',', array_sort(collect_set("
-        ~ qlik_ct_log_bucket('staged.order_key') ~ '))) as buckets'
+        ~ qlik_ct_log_bucket('staged.order_key') ~ '))) as buckets,'
+        ~ ' unix_micros(max(staged.loaded_at)) as newest'
         ~ ' from (' ~ staged | join(' union all ') ~ ') as staged'
         ~ ' group by staged.source_table, staged.whole'
         ~ ' order by staged.source_table') -%}
+    {#- every staged row of these tables up to `newest` is read by this write: the next
+        run reads only the rows staged after it -#}
+    {%- for row in found.rows if row[3] is not none -%}
+        {%- do marks.update({'cdc.logged_through.' ~ row[0]: row[3] | int | string}) -%}
+    {%- endfor -%}
+    {%- do qlik_ct_remember_log_marks(marks) -%}
     {%- set full_load_changed = {} -%}
     {%- for table_name in tables -%}
         {%- do full_load_changed.update({

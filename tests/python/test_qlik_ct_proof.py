@@ -350,6 +350,11 @@ def test_qlik_change_tables_prove_point_in_time_state(
         assert full_load_bucket_files(spark, spec.name) == full_loads[spec.name], (
             f"batch 3 (no full-load file) rewrote the change log's full load of {spec.name}"
         )
+    # batch 2 found no marks (batch 1 wrote the log whole) and read the log's load times;
+    # batch 3's write read each table's staged rows after its mark, and recorded the newest
+    assert log_marks(spark, tables) == {
+        spec.name: newest_staged_micros(spark, spec.name) for spec in tables
+    }
     histories = {spec.name: history_rows(spark, spec.name) for spec in tables}
     logged = relation_rows(spark, f"{SCHEMA}.int_qlik_ct__changes_logged")
     run_dbt(
@@ -370,6 +375,27 @@ def test_qlik_change_tables_prove_point_in_time_state(
     assert logged == relation_rows(spark, f"{SCHEMA}.int_qlik_ct__changes_logged"), (
         "the change log written bucket by bucket differs from its full refresh"
     )
+    # written whole: no mark tells what the next run may skip, so it reads the log's times
+    assert log_marks(spark, tables) == {spec.name: "" for spec in tables}
+
+
+def log_marks(spark: Any, tables: tuple[TableSpec, ...]) -> dict[str, str | None]:
+    """Each table's mark on the Qlik change log (cdc.logged_through.<table>), None if unset."""
+    properties = {
+        row[0]: row[1]
+        for row in spark.sql(
+            f"show tblproperties {SCHEMA}.int_qlik_ct__changes_logged"
+        ).collect()
+    }
+    return {spec.name: properties.get(f"cdc.logged_through.{spec.name}") for spec in tables}
+
+
+def newest_staged_micros(spark: Any, table: str) -> str:
+    """The newest load time of a table's staged rows, in microseconds since the epoch."""
+    [(micros,)] = spark.sql(
+        f"select unix_micros(max(loaded_at)) from {SCHEMA}.stg_qlik_ct__{table}"
+    ).collect()
+    return str(micros)
 
 
 def history_at(table: str, order_key: str) -> str:
