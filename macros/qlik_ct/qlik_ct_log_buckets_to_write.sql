@@ -15,9 +15,9 @@
         are left out.
         A table's mark is the newest load time of the staged rows the last write read
         (table property cdc.logged_through.<table>, recorded when the write finishes:
-        qlik_ct_remember_log_marks); when a table has none (a write of the log whole, or
-        one by an earlier version), the newest load time the log holds of each table, read
-        from the log. -#}
+        qlik_ct_remember_log_marks; a write of the log whole reads every staged row);
+        when a table has none (nothing staged then, or a log written by an earlier
+        version), the newest load time the log holds of each table, read from the log. -#}
     {%- set tables = cdc_tables_of('qlik_ct') | list -%}
     {%- set full_load_bucket = '0' * (var('history_bucket_length', 8) | int) -%}
     {%- set whole = {} -%}
@@ -27,11 +27,26 @@
     {%- set marks = {} -%}
     {%- if not execute or model.resource_type != 'model' or not is_incremental()
           or cdc_table_property(this, 'cdc.write') == 'started' -%}
-        {#- written whole: the marks of an earlier write no longer tell -#}
-        {%- for table_name in tables -%}
-            {%- do marks.update({'cdc.logged_through.' ~ table_name: ''}) -%}
-        {%- endfor -%}
-        {%- do qlik_ct_remember_log_marks(marks) -%}
+        {#- written whole, from every staged row: each table's mark is its newest one
+            (none, so '', for a table with nothing staged) -#}
+        {%- if execute and model.resource_type == 'model' -%}
+            {%- set newest = [] -%}
+            {%- for table_name in tables -%}
+                {%- do marks.update({'cdc.logged_through.' ~ table_name: ''}) -%}
+                {#- a staging not built yet (`dbt compile` on a new schema) has no rows -#}
+                {%- set staging = load_relation(ref('stg_qlik_ct__' ~ table_name)) -%}
+                {%- if staging is not none -%}
+                    {%- do newest.append(
+                        'select ' ~ sql_string_literal(table_name) ~ ' as source_table,'
+                        ~ ' unix_micros(max(loaded_at)) as newest from ' ~ staging) -%}
+                {%- endif -%}
+            {%- endfor -%}
+            {%- for row in (run_query(newest | join(' union all ')).rows if newest else [])
+                  if row[1] is not none -%}
+                {%- do marks.update({'cdc.logged_through.' ~ row[0]: row[1] | int | string}) -%}
+            {%- endfor -%}
+            {%- do qlik_ct_remember_log_marks(marks) -%}
+        {%- endif -%}
         {{ return(whole) }}
     {%- endif -%}
     {#- each table's mark, then the staged rows loaded after it, each table bounded by
@@ -45,8 +60,8 @@
         {%- endif -%}
     {%- endfor -%}
     {%- if logged | length < tables | length -%}
-        {#- a table without a recorded mark (the log was written whole since, or by an
-            earlier version): what the log holds of every table -#}
+        {#- a table without a recorded mark (nothing staged at the last write, or a log
+            written by an earlier version): what the log holds of every table -#}
         {%- do logged.clear() -%}
         {%- for row in run_query(
               'select source_table, unix_micros(max(loaded_at)) from ' ~ this

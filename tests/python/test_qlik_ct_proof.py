@@ -292,6 +292,10 @@ def test_qlik_change_tables_prove_point_in_time_state(
         "after batch 1, late rows not yet delivered",
     )
     assert not failures, "\n".join(failures)
+    # the first build wrote the log whole, from every staged row: each table marked by its newest
+    assert log_marks(spark, tables) == {
+        spec.name: newest_staged_micros(spark, spec.name) for spec in tables
+    }
 
     land_batch_2(root, scenario)
     run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
@@ -350,8 +354,7 @@ def test_qlik_change_tables_prove_point_in_time_state(
         assert full_load_bucket_files(spark, spec.name) == full_loads[spec.name], (
             f"batch 3 (no full-load file) rewrote the change log's full load of {spec.name}"
         )
-    # batch 2 found no marks (batch 1 wrote the log whole) and read the log's load times;
-    # batch 3's write read each table's staged rows after its mark, and recorded the newest
+    # batches 2 and 3 read the staged rows after the marks, and recorded the newest
     assert log_marks(spark, tables) == {
         spec.name: newest_staged_micros(spark, spec.name) for spec in tables
     }
@@ -375,17 +378,17 @@ def test_qlik_change_tables_prove_point_in_time_state(
     assert logged == relation_rows(spark, f"{SCHEMA}.int_qlik_ct__changes_logged"), (
         "the change log written bucket by bucket differs from its full refresh"
     )
-    # written whole: no mark tells what the next run may skip, so it reads the log's times
-    assert log_marks(spark, tables) == {spec.name: "" for spec in tables}
+    # written whole from every staged row: the marks are the newest staged rows again
+    assert log_marks(spark, tables) == {
+        spec.name: newest_staged_micros(spark, spec.name) for spec in tables
+    }
 
 
 def log_marks(spark: Any, tables: tuple[TableSpec, ...]) -> dict[str, str | None]:
     """Each table's mark on the Qlik change log (cdc.logged_through.<table>), None if unset."""
     properties = {
         row[0]: row[1]
-        for row in spark.sql(
-            f"show tblproperties {SCHEMA}.int_qlik_ct__changes_logged"
-        ).collect()
+        for row in spark.sql(f"show tblproperties {SCHEMA}.int_qlik_ct__changes_logged").collect()
     }
     return {spec.name: properties.get(f"cdc.logged_through.{spec.name}") for spec in tables}
 
