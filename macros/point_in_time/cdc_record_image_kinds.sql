@@ -4,10 +4,10 @@
         merge its images into states (cdc_state_images leaves out the steps a table has no
         image for). One narrow query over the written table; the flags go to the memo
         `cdc_image_kinds` for the rest of this run (the relation cache holds the properties
-        as the run found them) and to `cdc_written_properties`, which cdc_write_finished
-        adds to the table properties it sets (cdc.partial_images, cdc.key_moves,
-        cdc.key_move_count: the number of K images, which bounds the longest chain of key
-        moves the lineage steps must follow). -#}
+        as the run found them) and to cdc_write_finished through
+        cdc_remember_written_properties, which it adds to the table properties it sets
+        (cdc.partial_images, cdc.key_moves, cdc.key_move_count: the number of K images,
+        which bounds the longest chain of key moves the lineage steps must follow). -#}
     {%- if execute and model.resource_type == 'model' -%}
         {%- set row = run_query(
             'select'
@@ -20,11 +20,10 @@
                          'key_move_count': row[1] | int | string} -%}
         {%- do graph.setdefault('cdc_image_kinds', {}).update({
             ((this.schema ~ '.' ~ this.identifier) | lower) ~ '@' ~ invocation_id: kinds}) -%}
-        {%- do graph.setdefault('cdc_written_properties', {}).update({
-            model.unique_id ~ '@' ~ invocation_id: {
-                'cdc.partial_images': kinds.partial_images,
-                'cdc.key_moves': kinds.key_moves,
-                'cdc.key_move_count': kinds.key_move_count}}) -%}
+        {%- do cdc_remember_written_properties({
+            'cdc.partial_images': kinds.partial_images,
+            'cdc.key_moves': kinds.key_moves,
+            'cdc.key_move_count': kinds.key_move_count}) -%}
     {%- endif -%}
     select 1 as image_kinds_recorded
 {% endmacro %}

@@ -15,7 +15,7 @@
         are left out.
         A table's mark is the newest load time of the staged rows the last write read
         (table property cdc.logged_through.<table>, recorded when the write finishes:
-        qlik_ct_remember_log_marks; a write of the log whole reads every staged row);
+        cdc_remember_written_properties; a write of the log whole reads every staged row);
         when a table has none (nothing staged then, or a log written by an earlier
         version), the newest load time the log holds of each table, read from the log. -#}
     {%- set tables = cdc_tables_of('qlik_ct') | list -%}
@@ -45,7 +45,7 @@
                   if row[1] is not none -%}
                 {%- do marks.update({'cdc.logged_through.' ~ row[0]: row[1] | int | string}) -%}
             {%- endfor -%}
-            {%- do qlik_ct_remember_log_marks(marks) -%}
+            {%- do cdc_remember_written_properties(marks) -%}
         {%- endif -%}
         {{ return(whole) }}
     {%- endif -%}
@@ -101,7 +101,7 @@
     {%- for row in found.rows if row[3] is not none -%}
         {%- do marks.update({'cdc.logged_through.' ~ row[0]: row[3] | int | string}) -%}
     {%- endfor -%}
-    {%- do qlik_ct_remember_log_marks(marks) -%}
+    {%- do cdc_remember_written_properties(marks) -%}
     {%- set full_load_changed = {} -%}
     {%- for table_name in tables -%}
         {%- do full_load_changed.update({

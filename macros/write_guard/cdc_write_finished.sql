@@ -8,8 +8,8 @@
         cdc_append_plan rebuilds once the code changes; for such a model with an
         invalidating relation, also the newest row of it this write saw
         (cdc.invalidated_seen, from the plan's memo); and the properties an earlier
-        post-hook of the model left for this write in the memo `cdc_written_properties`
-        (cdc_record_image_kinds), so they are set in the same statement. -#}
+        post-hook of the model left for this write through cdc_remember_written_properties
+        (cdc_record_image_kinds, the Qlik log's marks), so they are set in the same statement. -#}
     {%- if execute and model.resource_type == 'model' -%}
         {%- set properties = {
             'cdc.write': 'finished',
