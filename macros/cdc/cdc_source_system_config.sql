@@ -4,7 +4,11 @@
         names, required_keys holding source_system and key_columns; images_rebuildable
         (optional) true or false: the format's <system>_change_images plans each run with
         cdc_append_plan, so int_<table>__change_images may be imaged again whole
-        (table_change_images adds the cdc_append_reset pre-hook); nothing else. -#}
+        (table_change_images adds the cdc_append_reset pre-hook); transactions_marked
+        (optional, default true) true or false: false when the format's canonical log marks
+        no transaction ends (txn_last always NULL) and flags no change
+        transaction_incomplete, so every logged change is a transaction boundary
+        (cdc_transaction_boundaries); nothing else. -#}
     {%- set systems = var('cdc_source_systems', none) -%}
     {%- if systems is not mapping -%}
         {{ exceptions.raise_compiler_error(
@@ -26,10 +30,10 @@
     {%- endif -%}
     {%- for key in system -%}
         {%- if key not in ['images_complete', 'required_keys', 'optional_keys',
-                           'images_rebuildable'] -%}
+                           'images_rebuildable', 'transactions_marked'] -%}
             {{ exceptions.raise_compiler_error(
                 where ~ " has unknown key '" ~ key ~ "' (allowed keys: images_complete, "
-                ~ "required_keys, optional_keys, images_rebuildable)") }}
+                ~ "required_keys, optional_keys, images_rebuildable, transactions_marked)") }}
         {%- endif -%}
     {%- endfor -%}
     {%- if system.get('images_complete') is not boolean -%}
@@ -41,6 +45,11 @@
         {{ exceptions.raise_compiler_error(
             where ~ ".images_rebuildable must be true or false, got '"
             ~ system.get('images_rebuildable') ~ "'") }}
+    {%- endif -%}
+    {%- if system.get('transactions_marked', true) is not boolean -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ".transactions_marked must be true or false, got '"
+            ~ system.get('transactions_marked') ~ "'") }}
     {%- endif -%}
     {%- for list_key in ['required_keys', 'optional_keys'] -%}
         {%- set keys = system.get(list_key, []) -%}

@@ -5,12 +5,24 @@
         boundary when it ends its transaction (txn_last) or its format marks no
         transaction ends (txn_last NULL: snapshot rows, formats without end markers), and
         it counts only before the scope's first change of an incomplete transaction (flag
-        transaction_incomplete: its last event, or one before it, has not landed).
+        transaction_incomplete: its last event, or one before it, has not landed). A
+        format registered with transactions_marked false (cdc_source_system_config: its
+        log marks no ends and flags nothing incomplete) has every logged change a
+        boundary, so its body reads three columns of the log and neither the flags nor a
+        second pass for the first incomplete change.
         cdc_consistent_point reads this table, so a <table>_as_of_consistent function
         neither analyses nor computes the format's log (for Qlik Kafka a chain of views
         over every message) each time it is created or called. A table, rebuilt only
         when the log changes (the table materialization's "unchanged" shortcut). -#}
 {{ config(enabled=cdc_source_system_enabled(source_system), materialized='table') }}
+{%- if cdc_source_system_enabled(source_system)
+    and not cdc_source_system_config(source_system).get('transactions_marked', true) %}
+select distinct
+    canonical.order_scope,
+    canonical.order_key,
+    canonical.effective_at
+from {{ ref('int_' ~ source_system ~ '__changes_canonical') }} as canonical
+{%- else %}
 with
 
 log as (
@@ -52,4 +64,5 @@ where
         first_incomplete.order_key is null
         or log.order_key < first_incomplete.order_key
     )
+{%- endif %}
 {%- endmacro %}

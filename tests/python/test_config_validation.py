@@ -215,6 +215,20 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="registry entry with a non-boolean",
         ),
         pytest.param(
+            {
+                "cdc_source_systems": {
+                    **SHIPPED_VARS["cdc_source_systems"],
+                    "idm_jdbc": {
+                        **SHIPPED_VARS["cdc_source_systems"]["idm_jdbc"],
+                        "transactions_marked": "no",
+                    },
+                }
+            },
+            "cdc_source_system_config: var cdc_source_systems.idm_jdbc.transactions_marked "
+            "must be true or false, got 'no'",
+            id="registry entry with a non-boolean transactions_marked",
+        ),
+        pytest.param(
             {"qlik_ct_schema": "raw; drop table x"},
             "cdc_identifier: var qlik_ct_schema is 'raw; drop table x', which is not an "
             "identifier (^[A-Za-z_][A-Za-z0-9_]*$); it reaches SQL as an identifier",
