@@ -7,9 +7,10 @@
         CDC_CODE_FINGERPRINT, '' without it), so an append model planned by
         cdc_append_plan rebuilds once the code changes; for such a model with an
         invalidating relation, also the newest row of it this write saw
-        (cdc.invalidated_seen, from the plan's memo); and the properties an earlier
-        post-hook of the model left for this write through cdc_remember_written_properties
-        (cdc_record_image_kinds, the Qlik log's marks), so they are set in the same statement. -#}
+        (cdc.invalidated_seen, from the plan's memo); and the properties the model left
+        for this write through cdc_remember_written_properties (an earlier post-hook:
+        cdc_record_image_kinds; its compilation: the Qlik log's marks), so they are set in
+        the same statement. -#}
     {%- if execute and model.resource_type == 'model' -%}
         {%- set properties = {
             'cdc.write': 'finished',
