@@ -13,15 +13,18 @@ the folder's reference file (the oldest readable one, by modification time then 
 * any format: a zero-byte file, an unreadable one, or one whose header does not decode.
 
 `inspect_folder` returns one `LandedFile` per file; `problem` is None for a file that may be
-read, else the reason it is kept out (and quarantined). Spark's hidden files (names starting
-with `_` or `.`) and sub-folders are not part of the table and are not listed. Pure Python over
-`pyarrow.fs`, so local paths and the URIs pyarrow knows (s3://, gs://, hdfs://) work alike.
+read, else the reason it is kept out (and quarantined). `listing_digest` tells, without
+opening a file, whether folders still list the files an earlier inspection saw. Spark's hidden
+files (names starting with `_` or `.`) and sub-folders are not part of the table and are not
+listed. Pure Python over `pyarrow.fs`, so local paths and the URIs pyarrow knows (s3://, gs://,
+hdfs://) work alike.
 """
 
 from __future__ import annotations
 
 import codecs
 import csv
+import hashlib
 import io
 import json
 import os
@@ -155,6 +158,41 @@ def column_differences(
     return reasons
 
 
+def _data_files(filesystem: pafs.FileSystem, path: str) -> list[pafs.FileInfo]:
+    """The data files directly in `path` (not hidden, not folders), oldest first, then by
+    name; a missing folder has none."""
+    try:
+        infos = filesystem.get_file_info(pafs.FileSelector(path, recursive=False))
+    except FileNotFoundError:
+        return []
+    return sorted(
+        (
+            info
+            for info in infos
+            if info.type == pafs.FileType.File and not info.base_name.startswith(("_", "."))
+        ),
+        key=lambda info: (info.mtime_ns or 0, info.base_name),
+    )
+
+
+def listing_digest(folders: Sequence[str]) -> str | None:
+    """An MD5 of what `inspect_folder` lists in each of `folders`, by each file's name, size
+    and modification time, without opening one: equal digests, the same files, none added,
+    removed, grown or rewritten (a rewrite sets a new modification time). None when a file's
+    modification time is unknown (the file system does not say): then no listing can be
+    told from another, and the caller must inspect the folders again."""
+    listing = []
+    for folder in folders:
+        filesystem, path = _filesystem(folder)
+        files = []
+        for info in _data_files(filesystem, path):
+            if info.mtime_ns is None:
+                return None
+            files.append([info.base_name, info.size, info.mtime_ns])
+        listing.append([folder, files])
+    return hashlib.md5(json.dumps(listing).encode(), usedforsecurity=False).hexdigest()
+
+
 def inspect_folder(
     folder: str, file_format: str, options: Mapping[str, str] | None = None
 ) -> list[LandedFile]:
@@ -165,18 +203,7 @@ def inspect_folder(
         raise ValueError(f"file format must be one of {FORMATS}, got {file_format!r}")
     options = {key: str(value) for key, value in (options or {}).items()}
     filesystem, path = _filesystem(folder)
-    try:
-        infos = filesystem.get_file_info(pafs.FileSelector(path, recursive=False))
-    except FileNotFoundError:
-        return []
-    files = sorted(
-        (
-            info
-            for info in infos
-            if info.type == pafs.FileType.File and not info.base_name.startswith(("_", "."))
-        ),
-        key=lambda info: (info.mtime_ns or 0, info.base_name),
-    )
+    files = _data_files(filesystem, path)
     inspected: list[tuple[pafs.FileInfo, tuple[tuple[str, str], ...], str | None]] = []
     for info in files:
         columns: tuple[tuple[str, str], ...] = ()

@@ -197,7 +197,8 @@ def stop_spark(timeout: float = JVM_EXIT_SECONDS) -> bool:
 WARM_UP_QUERY = (
     "select decode_change_mask(cast(id as binary), 8) as mask,"
     " decode_hex_change_mask(hex(id), 8, 'little') as hex_mask,"
-    " parse_table_key(concat('k=', id)) as table_key"
+    " parse_table_key(concat('k=', id)) as table_key,"
+    " cdc_landed_listing_digest(cast(array() as array<string>)) as listing"
     " from range(0, 64, 1, 2) distribute by id % 2"
 )
 

@@ -19,7 +19,7 @@ from pyspark.sql import SparkSession
 from pyspark.sql.functions import arrow_udf, udtf
 
 from python_udfs.change_mask_batch import decode_change_mask_batch, decode_hex_change_mask_batch
-from python_udfs.landed_files import inspect_folder
+from python_udfs.landed_files import inspect_folder, listing_digest
 from python_udfs.table_key_batch import parse_table_key_batch
 
 MASK_RESULT = "struct<positions: array<int>, error: string>"
@@ -56,10 +56,22 @@ def parse_table_key(key: pa.Array) -> pa.Array:
     return parse_table_key_batch(key)
 
 
+def cdc_landed_listing_digest(folders: pa.Array) -> pa.Array:
+    """cdc_landed_listing_digest(folders ARRAY<STRING>) -> STRING: an MD5 of the files the
+    folders list, by name, size and modification time (python_udfs.landed_files.listing_digest);
+    NULL when the folders are NULL or a modification time is unknown. Runs where Spark runs
+    Python, like cdc_landed_files."""
+    return pa.array(
+        [None if value is None else listing_digest(value) for value in folders.to_pylist()],
+        type=pa.string(),
+    )
+
+
 SQL_UDFS: tuple[SqlUdf, ...] = (
     SqlUdf("decode_change_mask", MASK_RESULT, decode_change_mask),
     SqlUdf("decode_hex_change_mask", MASK_RESULT, decode_hex_change_mask),
     SqlUdf("parse_table_key", TABLE_KEY_RESULT, parse_table_key),
+    SqlUdf("cdc_landed_listing_digest", "string", cdc_landed_listing_digest),
 )
 
 LANDED_FILES_RESULT = (

@@ -16,7 +16,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from python_udfs.landed_files import LandedFile, column_differences, csv_dialect, inspect_folder
+from python_udfs.landed_files import (
+    LandedFile,
+    column_differences,
+    csv_dialect,
+    inspect_folder,
+    listing_digest,
+)
 
 HEADER = b"header__change_seq,header__change_oper,employee_id,notes\n"
 
@@ -120,6 +126,46 @@ def test_a_path_with_quotes_and_spaces_is_listed(tmp_path: Path) -> None:
     write(folder / "part 0.csv", b"a,b\n1,2\n", 100)
     [landed] = inspect_folder("file:" + str(folder), "csv")
     assert landed.file_name == "part 0.csv" and landed.problem is None
+
+
+def test_the_listing_digest_changes_exactly_when_the_listed_files_do(tmp_path: Path) -> None:
+    """What a run compares to keep a landed-file list (cdc_landed_listing_digest): each data
+    file's name, size and modification time, in every folder asked about, in their order.
+    Hidden files and sub-folders are not listed, so they change nothing; a rewrite that
+    keeps the size changes the modification time."""
+    first, second = tmp_path / "a__ct", tmp_path / "a"
+    first.mkdir()
+    second.mkdir()
+    write(first / "part-0.csv", b"a,b\n1,2\n", 100)
+    folders = [str(first), str(second)]
+    digests = [listing_digest(folders)]
+    assert listing_digest(folders) == digests[0]
+    assert listing_digest([str(first), str(tmp_path / "missing")]) == listing_digest(
+        [str(first), str(tmp_path / "missing")]
+    )
+
+    def changed() -> str | None:
+        digest = listing_digest(folders)
+        assert digest not in digests
+        digests.append(digest)
+        return digest
+
+    write(second / "part-0.csv", b"a,b\n", 100)  # a file lands in the second folder
+    changed()
+    write(first / "part-0.csv", b"a,b\n3,4\n", 200)  # rewritten, same size, later
+    changed()
+    write(first / "part-0.csv", b"a,b\n3,4,5\n", 200)  # grown, same time
+    changed()
+    write(first / "part-1.csv", b"", 300)  # a zero-byte file is listed (and kept out)
+    changed()
+    (first / "part-1.csv").unlink()
+    assert listing_digest(folders) == digests[-2]  # back to the listing before it
+    write(first / "_SUCCESS", b"", 400)
+    write(first / ".part-0.csv.crc", b"x", 400)
+    (first / "_temporary").mkdir()
+    assert listing_digest(folders) == digests[-2]
+    assert listing_digest(list(reversed(folders))) != digests[-2]
+    assert listing_digest([]) != listing_digest([str(tmp_path / "missing")])
 
 
 names = st.lists(

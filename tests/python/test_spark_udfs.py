@@ -25,6 +25,35 @@ def test_every_udf_is_registered(spark: Any) -> None:
         assert spark.catalog.functionExists(name), name
 
 
+def test_the_project_checks_for_every_registered_function() -> None:
+    """The on-run-start guard (assert_udfs_registered) checks the names cdc_python_udfs
+    lists: every function register_udfs registers, no other."""
+    import re
+    from pathlib import Path
+
+    macro = Path(__file__).parents[2] / "macros" / "landing" / "cdc_python_udfs.sql"
+    listed = re.findall(r"'([a-z_]+)'", macro.read_text())
+    assert sorted(listed) == sorted(REGISTERED_UDFS)
+
+
+def test_the_listing_digest_on_spark_is_the_python_one(spark: Any, tmp_path: Any) -> None:
+    """cdc_landed_listing_digest, as a run's fingerprint of a landed-file list calls it (one
+    array of folders, quotes in a name), gives python_udfs.landed_files.listing_digest."""
+    from python_udfs.landed_files import listing_digest
+
+    folder = tmp_path / 'it\'s "landed"'
+    folder.mkdir()
+    (folder / "part-0.parquet").write_bytes(b"PAR1")
+    folders = [str(folder), str(tmp_path / "missing")]
+    row = spark.sql(
+        "select cdc_landed_listing_digest(array(:first, :second)) as digest,"
+        " cdc_landed_listing_digest(cast(null as array<string>)) as none",
+        args={"first": folders[0], "second": folders[1]},
+    ).collect()[0]
+    assert row.digest == listing_digest(folders)
+    assert row.none is None
+
+
 # (case, SQL expression, (positions, error)); one query runs them all, to keep Spark quick.
 SQL_EXAMPLES = [
     ("A.13 I", "decode_change_mask(unhex('8003'), 10)", ([7, 8, 9], None)),
