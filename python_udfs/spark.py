@@ -1,8 +1,9 @@
 """Spark SQL functions of python_udfs (STYLE 6); the only module that imports pyspark.
 
 Each entry of `SQL_UDFS` becomes a vectorized Arrow UDF: Spark hands it whole Arrow batches of
-its arguments and it returns one Arrow array, computed by a `*_batch` module. Those functions
-turn bad values into an `error` field instead of raising, so one bad row never fails a query.
+its arguments and it returns one Arrow array, computed by a `*_batch` module (the decoders)
+or row by row (`cdc_landed_listing_digest`, called once a run on one row). The decoders turn
+bad values into an `error` field instead of raising, so one bad row never fails a query.
 
 To add a function: write a wrapper taking and returning `pa.Array` (the type hints tell pyspark
 it is a scalar Arrow UDF), then list it in `SQL_UDFS` with its SQL name and return type.
