@@ -9,11 +9,7 @@
         {{ return(none) }}
     {%- endif -%}
     {%- set query -%}
-        select cdc_landed_listing_digest(cast(array(
-            {%- for location in locations -%}
-            {{ sql_string_literal(location) }}{{ ', ' if not loop.last }}
-            {%- endfor -%}
-        ) as array<string>)) as digest
+        select cdc_landed_listing_digest({{ sql_string_array(locations) }}) as digest
     {%- endset -%}
     {%- set digest = run_query(query).columns[0].values()[0] -%}
     {{ return(none if digest is none else 'listing ' ~ digest) }}
