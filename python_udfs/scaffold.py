@@ -50,6 +50,8 @@ from typing import Any
 import jinja2
 import yaml
 
+# the rule of macros/cdc/cdc_is_table_name.sql (test_scaffold.py checks they agree); whole
+# names only (fullmatch: `$` alone would let a trailing line feed through)
 TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 COLUMN_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 SHARED_FOLDER = "_all"
@@ -173,7 +175,7 @@ def load_vars(project_dir: Path, cli_vars: str | None = None) -> dict[str, Any]:
 
 def check_table_name(name: object, what: str = "table") -> str:
     """`name` if it is usable in model and file names, else a ScaffoldError saying the rule."""
-    if not isinstance(name, str) or not TABLE_NAME.match(name):
+    if not isinstance(name, str) or not TABLE_NAME.fullmatch(name):
         raise ScaffoldError(
             f"{what} name {name!r} must match ^[a-z][a-z0-9_]*$ (lower case letters, digits "
             "and underscores, a letter first): it becomes part of model and file names"
@@ -233,7 +235,7 @@ def _declared_columns(name: str, config: Mapping[str, Any]) -> dict[str, Column]
 
 def _column_name(table: str, raw_name: object) -> str:
     name = str(raw_name).lower()
-    if not COLUMN_NAME.match(name):
+    if not COLUMN_NAME.fullmatch(name):
         raise ScaffoldError(
             f"cdc_tables.{table}: column name {raw_name!r} must match ^[a-z_][a-z0-9_]*$ "
             "(case-insensitive)"

@@ -2,10 +2,11 @@
     {#- One table's entry in var cdc_tables, checked against its source system's entry in
         var cdc_source_systems (cdc_source_system_config): the system is registered, every
         required key is there and no other key than its required_keys and optional_keys.
-        Names reach SQL as identifiers, so the table name, key_columns (a non-empty list),
-        the names in columns, column_types, column_encodings and lob_columns, and
-        snapshot_table must each
-        pass cdc_is_identifier; a column type must be a plain Spark type name
+        The table name and snapshot_table become parts of model and file names, so each
+        must pass cdc_is_table_name (^[a-z][a-z0-9_]*$, the rule `cdc-dbt scaffold` applies);
+        other names reach SQL as identifiers, so key_columns (a non-empty list) and the names
+        in columns, column_types, column_encodings and lob_columns must each pass
+        cdc_is_identifier; a column type must be a plain Spark type name
         (int, string, decimal(10,2)); a column encoding is hex or base64 and, where columns
         are declared, names one of them typed binary; images_complete is true or false;
         duplicate_resolution (Qlik change tables) is quarantine or latest_load, and latest_load
@@ -28,10 +29,10 @@
     {%- endif -%}
     {%- set where = "cdc_table_config: table '" ~ table_name ~ "' in var cdc_tables" -%}
     {%- set identifier_rule = "; names reach SQL as identifiers" -%}
-    {%- if not cdc_is_identifier(table_name) -%}
-        {{ exceptions.raise_compiler_error(
-            where ~ ": the table name is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$)"
-            ~ identifier_rule) }}
+    {%- set table_name_rule = " must match ^[a-z][a-z0-9_]*$ (lower case letters, digits and"
+        ~ " underscores, a letter first): it becomes part of model and file names" -%}
+    {%- if not cdc_is_table_name(table_name) -%}
+        {{ exceptions.raise_compiler_error(where ~ ": the table name" ~ table_name_rule) }}
     {%- endif -%}
     {%- set table = tables[table_name] -%}
     {%- if table is not mapping -%}
@@ -128,10 +129,9 @@
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
-    {%- if 'snapshot_table' in table and not cdc_is_identifier(table['snapshot_table']) -%}
+    {%- if 'snapshot_table' in table and not cdc_is_table_name(table['snapshot_table']) -%}
         {{ exceptions.raise_compiler_error(
-            where ~ ": snapshot_table '" ~ table['snapshot_table'] ~ "' is not an identifier "
-            ~ "(^[A-Za-z_][A-Za-z0-9_]*$)" ~ identifier_rule) }}
+            where ~ ": snapshot_table '" ~ table['snapshot_table'] ~ "'" ~ table_name_rule) }}
     {%- endif -%}
 
     {#- ---------- types and flags -#}

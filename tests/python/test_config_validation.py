@@ -28,6 +28,11 @@ QLIK_KEYS = (
 NOT_AN_IDENTIFIER = (
     "is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$); names reach SQL as identifiers"
 )
+# the table-name rule, the same as cdc-dbt scaffold's (test_scaffold.py)
+NOT_A_TABLE_NAME = (
+    "must match ^[a-z][a-z0-9_]*$ (lower case letters, digits and underscores, a letter "
+    "first): it becomes part of model and file names"
+)
 
 
 def run_dbt(tmp_path: Path, command: str, variables: dict[str, Any] | None = None) -> Any:
@@ -164,8 +169,18 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
                 )
             },
             "cdc_table_config: table 'x; drop' in var cdc_tables: the table name "
-            + NOT_AN_IDENTIFIER,
+            + NOT_A_TABLE_NAME,
             id="table name x; drop",
+        ),
+        pytest.param(
+            {
+                "cdc_tables": tables_with(
+                    "Employees2", {"source_system": "qlik_ct", "key_columns": ["k"]}
+                )
+            },
+            "cdc_table_config: table 'Employees2' in var cdc_tables: the table name "
+            + NOT_A_TABLE_NAME,
+            id="table name in upper case, which cdc-dbt scaffold refuses too",
         ),
         pytest.param(
             {"cdc_tables": changed("employees", key_columns=["employee'id"])},
@@ -200,7 +215,7 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
         pytest.param(
             {"cdc_tables": changed("usr", snapshot_table="usr_snapshot\n")},
             "cdc_table_config: table 'usr' in var cdc_tables: snapshot_table 'usr_snapshot\n' "
-            + NOT_AN_IDENTIFIER,
+            + NOT_A_TABLE_NAME,
             id="snapshot table with a trailing line feed",
         ),
         pytest.param(

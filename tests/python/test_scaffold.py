@@ -4,6 +4,7 @@ refused table names. No Spark, no dbt."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -402,6 +403,8 @@ def test_vars_override_the_project(project: Project) -> None:
         pytest.param("emp;drop", id="semicolon"),
         pytest.param("../emp", id="path"),
         pytest.param("emp'", id="quote"),
+        pytest.param("emp\n", id="trailing line feed"),
+        pytest.param("_emp", id="underscore first"),
     ],
 )
 def test_table_names_with_special_characters_are_refused(
@@ -413,6 +416,23 @@ def test_table_names_with_special_characters_are_refused(
     assert repr(name) in err
     assert "^[a-z][a-z0-9_]*$" in err
     assert not (root / "models").exists()
+
+
+def test_the_table_name_rule_is_the_one_dbt_parse_applies() -> None:
+    """`cdc-dbt scaffold` and `dbt parse` (cdc_table_config through cdc_is_table_name) refuse
+    the same table names: the macro's pattern is the scaffold's, and both match whole names
+    (a trailing line feed does not pass). test_config_validation.py runs the dbt side on
+    names the scaffold refuses."""
+    macro = (PROJECT_DIR / "macros" / "cdc" / "cdc_is_table_name.sql").read_text()
+    [pattern] = re.findall(r"modules\.re\.fullmatch\('([^']*)', name\)", macro)
+    assert f"^{pattern}$" == scaffold.TABLE_NAME.pattern
+    for name in ("employees", "order_lines", "t2", "a_"):
+        assert scaffold.check_table_name(name) == name
+        assert re.fullmatch(pattern, name)
+    for name in ("Employees", "_emp", "emp\n", "1emp", "emp-list", ""):
+        assert re.fullmatch(pattern, name) is None
+        with pytest.raises(scaffold.ScaffoldError, match=re.escape("^[a-z][a-z0-9_]*$")):
+            scaffold.check_table_name(name)
 
 
 @pytest.mark.parametrize(
