@@ -5,9 +5,17 @@
         check them (sources YAML schema and identifier, seeds +schema). Values (task, driver,
         account, as_of) go through sql_string_literal where they are used instead.
         qlik_ct_header_prefix may be empty: what must be an identifier is
-        <prefix>change_seq. -#}
-    {%- for name in ['qlik_ct_schema', 'idm_jdbc_schema', 'idm_jdbc_event_log',
-                     'qlik_kafka_schema'] -%}
+        <prefix>change_seq. Every registered format's <system>_schema (the schema of its
+        landed tables, pasted by its sources YAML), whether or not it has tables; a format's
+        landed table names are checked by its <system>_landed_tables (cdc_validate_config). -#}
+    {%- set names = [] -%}
+    {%- set systems = var('cdc_source_systems', {}) -%}
+    {%- for source_system in (systems if systems is mapping else {}) -%}
+        {%- if var(source_system ~ '_schema', none) is not none -%}
+            {%- do names.append(source_system ~ '_schema') -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for name in names + ['idm_jdbc_event_log'] -%}
         {%- do cdc_identifier(var(name), 'var ' ~ name) -%}
     {%- endfor -%}
     {%- do cdc_identifier(

@@ -2,8 +2,10 @@
     {#- The landed tables of OpenEdge CDC: the change-tracking table (var
         openedge_cdc_tracking_table) and the change table of each configured table with a
         level 2/3 policy or an explicit change_table (default cdc_<table>); levels 0 and 1
-        record no values (spec D.5). -#}
-    {%- set landed = [var('openedge_cdc_tracking_table')] -%}
+        record no values (spec D.5). The tracking table's name is checked as an identifier
+        (its sources YAML pastes it; each change table's, openedge_cdc_table_settings). -#}
+    {%- set landed = [cdc_identifier(
+        var('openedge_cdc_tracking_table'), 'var openedge_cdc_tracking_table')] -%}
     {%- for table_name in cdc_tables_of('openedge_cdc') -%}
         {%- set settings = openedge_cdc_table_settings(table_name) -%}
         {%- set change_table = settings.change_table -%}

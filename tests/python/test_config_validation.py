@@ -260,6 +260,22 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="IDM schema var with a quote",
         ),
         pytest.param(
+            {"openedge_cdc_schema": "raw.x; drop"},
+            "cdc_identifier: var openedge_cdc_schema is 'raw.x; drop', which is not an identifier",
+            id="OpenEdge schema var (checked with the other formats' schemas)",
+        ),
+        pytest.param(
+            {"full_snapshot_schema": "raw`x"},
+            "cdc_identifier: var full_snapshot_schema is 'raw`x', which is not an identifier",
+            id="full snapshot schema var with a backtick",
+        ),
+        pytest.param(
+            {"openedge_cdc_tracking_table": "tracking' --"},
+            "cdc_identifier: var openedge_cdc_tracking_table is 'tracking' --', which is not an "
+            "identifier",
+            id="OpenEdge tracking table var with a quote",
+        ),
+        pytest.param(
             {"idm_jdbc_event_log": "log`; drop"},
             "cdc_identifier: var idm_jdbc_event_log is 'log`; drop', which is not an identifier",
             id="event log table var with a backtick",
