@@ -2,7 +2,8 @@
     {#- Checks the whole configuration, once per dbt command, stopping at the first problem:
         var cdc_source_systems and var cdc_tables (cdc_validate_tables), the vars that reach
         SQL as identifiers or bounds (cdc_validate_vars), and each enabled format's landing
-        settings: its reader options (cdc_landing_reader_options) and its landed tables
+        settings: its mode, root and file format (cdc_validate_landing), its reader options
+        (cdc_landing_reader_options) and its landed tables
         (<system>_landed_tables, e.g. the Kafka topics). cdc_table_config and
         cdc_source_systems_enabled call it first, and every model calls one of them while dbt
         parses, so a bad entry stops `dbt parse` and every other command at the first model
@@ -20,6 +21,7 @@
     {%- do cdc_validate_tables() -%}
     {%- do cdc_validate_vars() -%}
     {%- for source_system in cdc_source_systems_enabled() -%}
+        {%- do cdc_validate_landing(source_system) -%}
         {%- do cdc_landing_reader_options(source_system) -%}
         {%- if source_system ~ '_landed_tables' in context -%}
             {%- do context[source_system ~ '_landed_tables']() -%}

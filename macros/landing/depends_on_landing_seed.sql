@@ -1,4 +1,4 @@
-{% macro depends_on_landing_seed(landed_table, source_system='qlik_ct') %}
+{% macro depends_on_landing_seed(landed_table, source_system) %}
     {#- With the shipped samples (var <source_system>_landing: seeds) a source table is a
         seed: tell dbt, so `dbt build` loads the seed before the staging model that reads
         the source. -#}

@@ -29,7 +29,6 @@
         {%- endfor -%}
         {%- for source_system in cdc_source_systems_enabled() if source_system in landed -%}
             {%- if var(source_system ~ '_landing') == 'files' -%}
-                {%- do cdc_validate_landing(source_system) -%}
                 {%- set schema = cdc_identifier(
                     var(source_system ~ '_schema'), 'var ' ~ source_system ~ '_schema') -%}
                 {%- do run_query('create schema if not exists ' ~ schema) -%}

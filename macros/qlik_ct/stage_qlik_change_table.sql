@@ -30,7 +30,7 @@
             ~ files_filter ~ ' limit 1').rows | length == 0 -%}
 {{ cdc_nothing_new() }}
     {%- else -%}
-{{ depends_on_landing_seed(table_name ~ '__ct') }}
+{{ depends_on_landing_seed(table_name ~ '__ct', 'qlik_ct') }}
 
 with
 

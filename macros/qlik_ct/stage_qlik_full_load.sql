@@ -14,7 +14,7 @@
     {%- set layout = qlik_ct_layout(table_name) -%}
     {%- set baseline = source('qlik_ct', table_name) %}
 
-{{ depends_on_landing_seed(table_name) }}
+{{ depends_on_landing_seed(table_name, 'qlik_ct') }}
 
 with
 

@@ -451,6 +451,45 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="Kafka topics landed under one table name",
         ),
         pytest.param(
+            {"qlik_ct_landing": "file"},
+            "cdc_validate_landing: var qlik_ct_landing must be seeds, tables or files, got 'file'",
+            id="landing mode misspelt (it would read as tables)",
+        ),
+        pytest.param(
+            {"openedge_cdc_landing": "files"},
+            "cdc_validate_landing: openedge_cdc_landing is 'files' but openedge_cdc_landing_root "
+            "is empty; pass --vars '{openedge_cdc_landing_root: /path/to/landing}'",
+            id="files mode without a landing root",
+        ),
+        pytest.param(
+            {
+                "qlik_kafka_landing": "files",
+                "qlik_kafka_landing_root": "/landing",
+                "qlik_kafka_landing_format": "csv",
+            },
+            "cdc_validate_landing: qlik_kafka_landing_format must be parquet or json, got 'csv'",
+            id="Kafka topics landed as CSV (its own list of formats)",
+        ),
+        pytest.param(
+            {
+                "goldengate_landing": "files",
+                "goldengate_landing_root": "/landing",
+                "goldengate_landing_format": "avro",
+            },
+            "cdc_validate_landing: goldengate_landing_format must be parquet or json or csv, "
+            "got 'avro'",
+            id="GoldenGate landed as Avro",
+        ),
+        pytest.param(
+            {
+                "full_snapshot_landing": "files",
+                "full_snapshot_landing_root": "/landing",
+                "full_snapshot_landing_format": "json",
+            },
+            "cdc_validate_landing: full_snapshot_landing_format must be parquet or csv, got 'json'",
+            id="full snapshots landed as JSON (the default list of formats)",
+        ),
+        pytest.param(
             {"key_move_chain_limit": 0},
             "cdc_key_move_chain_limit: var key_move_chain_limit must be a whole number of at "
             "least 1, got 0",
