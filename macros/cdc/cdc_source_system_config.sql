@@ -8,7 +8,10 @@
         (optional, default true) true or false: false when the format's canonical log marks
         no transaction ends (txn_last always NULL) and flags no change
         transaction_incomplete, so every logged change is a transaction boundary
-        (cdc_transaction_boundaries); nothing else. -#}
+        (cdc_transaction_boundaries); source_system_values (optional, default [the format's
+        name]) the non-empty list of source_system values its log rows carry, each a lower
+        case name (cdc_is_table_name; GoldenGate's ogg_trail and ogg_json,
+        cdc_source_system_values); nothing else. -#}
     {%- set systems = var('cdc_source_systems', none) -%}
     {%- if systems is not mapping -%}
         {{ exceptions.raise_compiler_error(
@@ -30,10 +33,12 @@
     {%- endif -%}
     {%- for key in system -%}
         {%- if key not in ['images_complete', 'required_keys', 'optional_keys',
-                           'images_rebuildable', 'transactions_marked'] -%}
+                           'images_rebuildable', 'transactions_marked',
+                           'source_system_values'] -%}
             {{ exceptions.raise_compiler_error(
                 where ~ " has unknown key '" ~ key ~ "' (allowed keys: images_complete, "
-                ~ "required_keys, optional_keys, images_rebuildable, transactions_marked)") }}
+                ~ "required_keys, optional_keys, images_rebuildable, transactions_marked, "
+                ~ "source_system_values)") }}
         {%- endif -%}
     {%- endfor -%}
     {%- if system.get('images_complete') is not boolean -%}
@@ -50,6 +55,21 @@
         {{ exceptions.raise_compiler_error(
             where ~ ".transactions_marked must be true or false, got '"
             ~ system.get('transactions_marked') ~ "'") }}
+    {%- endif -%}
+    {%- set values = system.get('source_system_values', [source_system]) -%}
+    {%- set bad = [] -%}
+    {%- if values is string or values is mapping or values is not iterable
+          or values | length == 0 -%}
+        {%- do bad.append(values) -%}
+    {%- else -%}
+        {%- for value in values if not cdc_is_table_name(value) -%}
+            {%- do bad.append(value) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- if bad -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ".source_system_values must be a non-empty list of lower case names "
+            ~ "(^[a-z][a-z0-9_]*$), got '" ~ values ~ "'") }}
     {%- endif -%}
     {%- for list_key in ['required_keys', 'optional_keys'] -%}
         {%- set keys = system.get(list_key, []) -%}

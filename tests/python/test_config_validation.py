@@ -451,6 +451,21 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="Kafka topics landed under one table name",
         ),
         pytest.param(
+            {
+                "cdc_source_systems": {
+                    **SHIPPED_VARS["cdc_source_systems"],
+                    "goldengate": {
+                        **SHIPPED_VARS["cdc_source_systems"]["goldengate"],
+                        "source_system_values": ["ogg_trail", "OGG-JSON"],
+                    },
+                }
+            },
+            "cdc_source_system_config: var cdc_source_systems.goldengate.source_system_values "
+            "must be a non-empty list of lower case names (^[a-z][a-z0-9_]*$), got "
+            "'['ogg_trail', 'OGG-JSON']'",
+            id="registry entry whose log values are not names",
+        ),
+        pytest.param(
             {"qlik_ct_landing": "file"},
             "cdc_validate_landing: var qlik_ct_landing must be seeds, tables or files, got 'file'",
             id="landing mode misspelt (it would read as tables)",
