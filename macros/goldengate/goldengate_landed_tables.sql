@@ -1,9 +1,9 @@
 {% macro goldengate_landed_tables() %}
     {#- The landed tables of GoldenGate: the decoded trail records (var
         goldengate_trail_table) when a configured table has form trail, the Big Data JSON
-        messages (var goldengate_json_table) when one has form json. Names and var
-        goldengate_schema are checked as identifiers (they name tables and folders). -#}
-    {%- do cdc_identifier(var('goldengate_schema'), 'var goldengate_schema') -%}
+        messages (var goldengate_json_table) when one has form json. The names are checked
+        as identifiers (they name tables and folders; var goldengate_schema is checked with
+        every format's schema, cdc_validate_vars). -#}
     {%- set landed = [] -%}
     {%- set forms = goldengate_forms() -%}
     {%- if 'trail' in forms -%}

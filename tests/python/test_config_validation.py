@@ -265,6 +265,11 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="OpenEdge schema var (checked with the other formats' schemas)",
         ),
         pytest.param(
+            {"goldengate_schema": "raw x"},
+            "cdc_identifier: var goldengate_schema is 'raw x', which is not an identifier",
+            id="GoldenGate schema var with a space",
+        ),
+        pytest.param(
             {"full_snapshot_schema": "raw`x"},
             "cdc_identifier: var full_snapshot_schema is 'raw`x', which is not an identifier",
             id="full snapshot schema var with a backtick",
