@@ -1,17 +1,17 @@
 {% macro qlik_ct_changes_paired(table_name) %}
-    {#- The whole body of int_qlik_ct__<table>_changes_paired (a view): one row per
-        valid I/U/D/TRUNCATE change-table row of one Qlik table with its
-        before-image beside it (the B row with the same change_seq, seed 000's
-        left outer join, spec A.3/A.7), then the table's valid full-load rows as
-        snapshot rows (is_snapshot) at order_key 000...0. Row images become
-        column -> text maps, so every table has one shape and
-        int_qlik_ct__changes_logged writes their union into a table (each view's
-        text stays small however many tables there are: embedded Derby stores at
-        most 32,700 characters of it). Disabled when the table is not a qlik_ct
-        table of var cdc_tables. -#}
+    {#- One Qlik table's changes paired, a query that int_qlik_ct__changes_logged
+        writes for each table it writes (a CTE of its own, not a view node: one
+        node a table fewer to build, and the log plans the same scans): one row
+        per valid I/U/D/TRUNCATE change-table row with its before-image beside it
+        (the B row with the same change_seq, seed 000's left outer join, spec
+        A.3/A.7), then the table's valid full-load rows as snapshot rows
+        (is_snapshot) at order_key 000...0. Row images become column -> text
+        maps, so every table has one shape. An error when the table is not a
+        qlik_ct table of var cdc_tables. -#}
     {%- if table_name not in cdc_tables_of('qlik_ct') -%}
-        {{ config(enabled=false) }}
-    {%- else -%}
+        {{ exceptions.raise_compiler_error(
+            'qlik_ct_changes_paired: ' ~ table_name ~ ' is not a qlik_ct table of var cdc_tables') }}
+    {%- endif -%}
     {%- set key_columns = cdc_key_columns(table_name) -%}
     {%- set data_columns = qlik_ct_layout(table_name).data_columns -%}
     {%- set column_names = data_columns | map(attribute='name') | list -%}
@@ -110,5 +110,4 @@ snapshot as (
 select * from paired
 union all
 select * from snapshot
-    {%- endif -%}
-{% endmacro %}
+{%- endmacro %}

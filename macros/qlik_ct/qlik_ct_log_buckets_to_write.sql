@@ -2,7 +2,7 @@
     {#- What this run writes of int_qlik_ct__changes_logged, as {table: buckets}: `none`
         for a table written whole, else the list of its buckets (qlik_ct_log_bucket) to
         rewrite. Every configured qlik_ct table whole at parse time (so the model depends
-        on every pairing view), on a first build, a full refresh, a unit test, or when the
+        on every table's staging), on a first build, a full refresh, a unit test, or when the
         last write never finished (cdc.write = started). Otherwise one query over the
         staging tables' rows loaded after each table's mark (a literal bound, by which
         Parquet skips older runs' files): a table with no row in the log yet is written

@@ -1,15 +1,15 @@
-{% macro qlik_ct_reload_rows(table_name, reloaded_at) %}
+{% macro qlik_ct_reload_rows(table_name, reloaded_at, paired) %}
     {#- A reload of a Qlik table's full load applied as a snapshot (qlik_ct_full_load_plan):
-        rows shaped as int_qlik_ct__<table>_changes_paired's (same columns, same order),
-        for int_qlik_ct__changes_logged to log:
+        rows shaped as the table's pairing's (qlik_ct_changes_paired: same columns, same
+        order), for int_qlik_ct__changes_logged to log:
           a TRUNCATE at the reload's position, change number 0: every key ends there, so a
           key the reload lacks ends at the reload;
-          the reload's rows (the folder's valid rows, the view's snapshot rows) as snapshot
+          the reload's rows (the folder's valid rows, the pairing's snapshot rows, read from
+          `paired`, the log's CTE of them) as snapshot
           inserts at change number 1;
         both flagged `reload`. The position is `reloaded_at` (the newest modification time
         of the folder's readable files, session time zone) as change_seq's time part,
         YYYYMMDDHHmmSShh, as the Kafka format positions a REFRESH batch by its timestamp. -#}
-    {%- set paired = ref('int_qlik_ct__' ~ table_name ~ '_changes_paired') -%}
     {%- set at = 'timestamp ' ~ sql_string_literal(reloaded_at) -%}
     {%- set position = "date_format(" ~ at ~ ", 'yyyyMMddHHmmssSS')" %}
     select

@@ -1,6 +1,6 @@
 {% macro qlik_ct_staged_rows(table_name) %}
     {#- The staged change-table rows of one Qlik table as its readers take them (the
-        pairing view, the change images, the quarantine view): stg_qlik_ct__<table> itself,
+        log's pairing, the change images, the quarantine view): stg_qlik_ct__<table> itself,
         or, with duplicate_resolution latest_load (qlik_ct_keeps_latest_load), a subquery
         over it in which a valid row is superseded, so invalid with that reason, when a later run
         staged another row with its change_seq and change_oper (one with other content: an

@@ -21,7 +21,8 @@
     qlik_ct_log_bucket): every valid I/U/D change with its before-image folded
     in, TRUNCATE rows as control changes, and the full-load rows as snapshot
     inserts at order_key 000...0 (a bucket of zeros), from the union of the
-    tables' int_qlik_ct__<table>_changes_paired views.
+    tables' pairings (qlik_ct_changes_paired, a CTE a table written here: no
+    view node a table to build).
 
     Incremental by day: a run rewrites, for each table that staged rows since
     its log was written, the buckets of those rows (qlik_ct_log_buckets_to_write;
@@ -43,9 +44,11 @@
     reload applied as a snapshot"). -#}
 {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
 {%- if not execute -%}
-    {#- qlik_ct_log_buckets_to_write reads every table's staging at run time -#}
+    {#- qlik_ct_log_buckets_to_write reads every table's staging at run time, and
+        each table written is paired from its staging and its full load -#}
     {%- for table_name in cdc_tables_of('qlik_ct') %}
 -- depends_on: {{ ref('stg_qlik_ct__' ~ table_name) }}
+-- depends_on: {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }}
     {%- endfor -%}
 {%- endif -%}
 {#- no table staged or landed since the last write read them: skipped unread
@@ -59,12 +62,22 @@
 {%- else %}
 
 with
+{# one CTE a table written: its changes paired (qlik_ct_changes_paired); a table
+   name is an identifier (cdc_is_table_name) #}
+{%- for table_name in to_write %}
+
+{{ table_name }}__paired as (
+
+    {{ qlik_ct_changes_paired(table_name) | indent(4) }}
+
+),
+{%- endfor %}
 
 all_rows as (
 
     {% for table_name, buckets in to_write.items() -%}
     {%- set full_load = full_load_plan[table_name] -%}
-    select * from {{ ref('int_qlik_ct__' ~ table_name ~ '_changes_paired') }}
+    select * from {{ table_name }}__paired
     {%- if buckets is none and full_load.action != 'baseline' %}
     {# written whole, but the logged full load stays: it is what the folder holds,
        or a reload replaced it there #}
@@ -86,7 +99,7 @@ all_rows as (
     {%- endif %}
     {%- if full_load.action == 'reload' %}
     union all
-    {{ qlik_ct_reload_rows(table_name, full_load.at) }}
+    {{ qlik_ct_reload_rows(table_name, full_load.at, table_name ~ '__paired') }}
     {%- endif %}
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
