@@ -11,7 +11,12 @@
         (cdc_transaction_boundaries); source_system_values (optional, default [the format's
         name]) the non-empty list of source_system values its log rows carry, each a lower
         case name (cdc_is_table_name; GoldenGate's ogg_trail and ogg_json,
-        cdc_source_system_values); nothing else. -#}
+        cdc_source_system_values); column_encoding_default (optional) hex or base64, how
+        the format's binary values landed as text hold their bytes unless a table's
+        column_encodings says otherwise (cdc_column_encoding); images_ignore_inputs
+        (optional) a list of model names that int_<table>__change_images reads but whose
+        writes do not change what it reads of them (table_change_images: config meta
+        cdc_inputs_ignore); nothing else. -#}
     {%- set systems = var('cdc_source_systems', none) -%}
     {%- if systems is not mapping -%}
         {{ exceptions.raise_compiler_error(
@@ -34,11 +39,12 @@
     {%- for key in system -%}
         {%- if key not in ['images_complete', 'required_keys', 'optional_keys',
                            'images_rebuildable', 'transactions_marked',
-                           'source_system_values'] -%}
+                           'source_system_values', 'column_encoding_default',
+                           'images_ignore_inputs'] -%}
             {{ exceptions.raise_compiler_error(
                 where ~ " has unknown key '" ~ key ~ "' (allowed keys: images_complete, "
                 ~ "required_keys, optional_keys, images_rebuildable, transactions_marked, "
-                ~ "source_system_values)") }}
+                ~ "source_system_values, column_encoding_default, images_ignore_inputs)") }}
         {%- endif -%}
     {%- endfor -%}
     {%- if system.get('images_complete') is not boolean -%}
@@ -71,12 +77,19 @@
             where ~ ".source_system_values must be a non-empty list of lower case names "
             ~ "(^[a-z][a-z0-9_]*$), got '" ~ values ~ "'") }}
     {%- endif -%}
-    {%- for list_key in ['required_keys', 'optional_keys'] -%}
+    {%- if system.get('column_encoding_default', 'hex') not in ['hex', 'base64'] -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ".column_encoding_default must be hex or base64, got '"
+            ~ system.get('column_encoding_default') ~ "'") }}
+    {%- endif -%}
+    {%- for list_key in ['required_keys', 'optional_keys', 'images_ignore_inputs'] -%}
         {%- set keys = system.get(list_key, []) -%}
         {%- if keys is string or keys is mapping or keys is not iterable
               or keys | reject('string') | list -%}
             {{ exceptions.raise_compiler_error(
-                where ~ "." ~ list_key ~ " must be a list of key names, got '" ~ keys ~ "'") }}
+                where ~ "." ~ list_key ~ " must be a list of "
+                ~ ("model names" if list_key == 'images_ignore_inputs' else "key names")
+                ~ ", got '" ~ keys ~ "'") }}
         {%- endif -%}
     {%- endfor -%}
     {%- for key in ['source_system', 'key_columns'] -%}

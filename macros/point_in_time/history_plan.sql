@@ -42,10 +42,10 @@
                 is at or after it -#}
             {%- set absorbs = cdc_history_options(
                 table_name, cdc_table_columns(table_name)).tracked is not none -%}
-            {#- a Qlik table keeping the latest load: an image at a position where a version
-                starts or ends replaces the change there (its key may be another) -#}
-            {%- set replaces = cdc_table_config(table_name).source_system == 'qlik_ct'
-                and qlik_ct_keeps_latest_load(table_name) -%}
+            {#- a table whose later loads replace staged changes (cdc_table_replaces_staged:
+                a Qlik table keeping the latest load): an image at a position where a
+                version starts or ends replaces the change there (its key may be another) -#}
+            {%- set replaces = cdc_table_replaces_staged(table_name) -%}
             {#- a key move loaded in two halves: the new image's partner (same change_id
                 and order_key, K for a U, U for a K) was folded already; looked for only
                 where the table holds a K image (cdc_image_kind_flags) -#}

@@ -23,23 +23,25 @@
         {%- if not cdc_images_complete(table_name) or table.get('ignore_null_updates') -%}
             {%- do post_hooks.insert(0, "{{ cdc_record_image_kinds() }}") -%}
         {%- endif -%}
-        {#- a Qlik table keeping the latest load rebuilds its images when a row supersedes
+        {#- a table whose later loads can replace staged changes (cdc_table_replaces_staged:
+            a Qlik table keeping the latest load) rebuilds its images when a row supersedes
             a staged one (qlik_ct_change_images) -#}
         {%- if cdc_source_system_config(system).get('images_rebuildable', false)
-              or system == 'qlik_ct' and qlik_ct_keeps_latest_load(table_name) -%}
+              or cdc_table_replaces_staged(table_name) -%}
             {%- do pre_hooks.append("{{ cdc_append_reset() }}") -%}
         {%- endif -%}
-        {#- a Qlik table's images read its full loads from the Qlik log, written for every
-            table; its rows there change with the table's staging and full-load folder
-            alone, which the images read too (cdc_inputs_parents) -#}
+        {#- inputs whose writes do not change what the images read of them: the registry's
+            images_ignore_inputs (a Qlik table's images read its full loads from the Qlik
+            log, written for every table; its rows there change with the table's staging
+            and full-load folder alone, which the images read too: cdc_inputs_parents) -#}
+        {%- set ignored = cdc_source_system_config(system).get('images_ignore_inputs', []) -%}
         {{ config(
             materialized='incremental',
             incremental_strategy='append',
             on_schema_change='fail',
             pre_hook=pre_hooks,
             post_hook=post_hooks,
-            meta={'cdc_inputs_ignore': ['int_qlik_ct__changes_logged']}
-                if system == 'qlik_ct' else {}
+            meta={'cdc_inputs_ignore': ignored | list} if ignored else {}
         ) }}
         {{ cdc_call_format_macro(system, 'change_images', table_name) }}
     {%- endif -%}

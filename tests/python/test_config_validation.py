@@ -471,6 +471,34 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             id="registry entry whose log values are not names",
         ),
         pytest.param(
+            {
+                "cdc_source_systems": {
+                    **SHIPPED_VARS["cdc_source_systems"],
+                    "qlik_kafka": {
+                        **SHIPPED_VARS["cdc_source_systems"]["qlik_kafka"],
+                        "column_encoding_default": "base32",
+                    },
+                }
+            },
+            "cdc_source_system_config: var cdc_source_systems.qlik_kafka.column_encoding_default "
+            "must be hex or base64, got 'base32'",
+            id="registry entry with an unknown binary text encoding",
+        ),
+        pytest.param(
+            {
+                "cdc_source_systems": {
+                    **SHIPPED_VARS["cdc_source_systems"],
+                    "qlik_ct": {
+                        **SHIPPED_VARS["cdc_source_systems"]["qlik_ct"],
+                        "images_ignore_inputs": "int_qlik_ct__changes_logged",
+                    },
+                }
+            },
+            "cdc_source_system_config: var cdc_source_systems.qlik_ct.images_ignore_inputs "
+            "must be a list of model names, got 'int_qlik_ct__changes_logged'",
+            id="registry entry whose ignored inputs are not a list",
+        ),
+        pytest.param(
             {"qlik_ct_landing": "file"},
             "cdc_validate_landing: var qlik_ct_landing must be seeds, tables or files, got 'file'",
             id="landing mode misspelt (it would read as tables)",
