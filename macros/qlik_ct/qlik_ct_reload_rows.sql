@@ -5,8 +5,7 @@
           a TRUNCATE at the reload's position, change number 0: every key ends there, so a
           key the reload lacks ends at the reload;
           the reload's rows (the folder's valid rows, the pairing's snapshot rows, read from
-          `paired`, the log's CTE of them) as snapshot
-          inserts at change number 1;
+          the log's CTE of them, named by `paired`) as snapshot inserts at change number 1;
         both flagged `reload`. The position is `reloaded_at` (the newest modification time
         of the folder's readable files, session time zone) as change_seq's time part,
         YYYYMMDDHHmmSShh, as the Kafka format positions a REFRESH batch by its timestamp. -#}

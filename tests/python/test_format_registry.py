@@ -37,7 +37,11 @@ def code_of(path: Path) -> str:
 
 
 def names_in(code: str) -> list[str]:
-    return [name for name in FORMAT_NAMES if re.search(rf"\b{name}\b|\b{name}_", code)]
+    """The format names in the code, also inside a longer name (int_qlik_ct__changes_logged,
+    idm_jdbc_landed_tables): an underscore is no boundary to \\b, so letters and digits are."""
+    return [
+        name for name in FORMAT_NAMES if re.search(rf"(?<![A-Za-z0-9]){name}(?![A-Za-z0-9])", code)
+    ]
 
 
 SHARED_MACROS = sorted(
@@ -75,6 +79,8 @@ def test_the_check_finds_a_format_named_in_code() -> None:
     """The check can fail: a name in code is found, the same name in a comment is not."""
     assert names_in(code_of_text("{% if system == 'qlik_ct' %}")) == ["qlik_ct"]
     assert names_in(code_of_text("{{ idm_jdbc_landed_tables() }}")) == ["idm_jdbc"]
+    assert names_in(code_of_text("{{ ref('int_qlik_ct__changes_logged') }}")) == ["qlik_ct"]
+    assert names_in(code_of_text("{{ cdc_source_system_config(system) }}")) == []
     assert names_in(code_of_text("{#- e.g. qlik_ct_change_images -#} -- goldengate")) == []
 
 
