@@ -1,6 +1,7 @@
 {% macro cdc_validate_vars() %}
-    {#- Checks the vars that reach SQL as identifiers (cdc_identifier) and the bound
-        key_move_chain_limit (cdc_key_move_chain_limit), at parse time, from
+    {#- Checks the vars that reach SQL as identifiers (cdc_identifier) and the bounds
+        key_move_chain_limit (cdc_key_move_chain_limit) and cdc_tables_per_statement
+        (cdc_tables_per_statement), at parse time, from
         cdc_validate_config: some are pasted where no macro can check them (sources YAML
         schema and identifier, seeds +schema). Values (task, driver, account, as_of) go
         through sql_string_literal where they are used instead. For every registered
@@ -20,4 +21,5 @@
         {%- endif -%}
     {%- endfor -%}
     {%- do cdc_key_move_chain_limit() -%}
+    {%- do cdc_tables_per_statement() -%}
 {% endmacro %}

@@ -543,6 +543,18 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             "least 1, got 0",
             id="key move chain limit below one",
         ),
+        pytest.param(
+            {"cdc_tables_per_statement": 0},
+            "cdc_tables_per_statement: var cdc_tables_per_statement must be a whole number of "
+            "at least 1, got 0",
+            id="tables per statement below one",
+        ),
+        pytest.param(
+            {"cdc_tables_per_statement": 2.5},
+            "cdc_tables_per_statement: var cdc_tables_per_statement must be a whole number of "
+            "at least 1, got 2.5",
+            id="tables per statement not whole",
+        ),
     ],
 )
 def test_mistaken_config_stops_parse(

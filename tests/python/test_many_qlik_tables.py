@@ -5,7 +5,9 @@ list, changing none of them; a third run after a change to the project's code cr
 view and table again; a fourth run after one table landed a new change writes that table's
 chain (and the shared log and quarantine) and leaves every other table's alone, reading
 nothing of theirs (macros/inputs/); the transaction-consistent as-of functions agree with
-the plain ones.
+the plain ones. The log and the quarantine are written five tables a statement
+(cdc_tables_per_statement; cdc_write_later_batches), as a project of more than 25 tables
+writes them by default: every table's rows reach both all the same.
 
 Derby keeps a view's SQL text in at most 32,700 characters. The Qlik union views
 (int_qlik_ct__changes_canonical, int_qlik_ct__rows_quarantined) used to hold each table's
@@ -36,6 +38,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
 SCHEMA = "many_qlik_tables"
 TABLE_COUNT = 12
+TABLES_PER_STATEMENT = 5
 DERBY_VIEW_TEXT_LIMIT = 32_700
 SPECS = tiny_qlik_tables.specs(TABLE_COUNT)
 TABLES = tiny_qlik_tables.cdc_tables(SPECS)
@@ -83,6 +86,10 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
             "qlik_ct_landing_root": str(root),
             "qlik_ct_landing_format": "parquet",
             "cdc_tables": TABLES,
+            # three statements of the log a run that writes every table (5, 5 and 2 tables)
+            # and of the quarantine (5, 5 and 3 members: the landed files are one), as a
+            # project of more than 25 tables has by default (cdc_write_later_batches)
+            "cdc_tables_per_statement": TABLES_PER_STATEMENT,
         },
         "project_dir": project,
     }
@@ -224,7 +231,7 @@ def test_a_run_with_nothing_new_keeps_every_view(built: Any) -> None:
     tables' columns are those of the first run: every view is kept as it is (the
     materialization in macros/materializations/view.sql)."""
     views = model_messages(built[1], "view")
-    assert len(views) == 5 * TABLE_COUNT + 4
+    assert len(views) == 5 * TABLE_COUNT + 5
     assert views == dict.fromkeys(views, "unchanged")
 
 
@@ -232,7 +239,7 @@ def test_a_change_to_the_code_creates_every_view_again(built: Any) -> None:
     """A macro file changed (the code fingerprint, python_udfs/code_fingerprint.py): no
     view is kept, so none can keep a definition the new code would not write."""
     views = model_messages(built[4], "view")
-    assert len(views) == 5 * TABLE_COUNT + 4
+    assert len(views) == 5 * TABLE_COUNT + 5
     assert "unchanged" not in views.values()
     tables = model_messages(built[4], "table")
     assert "unchanged" not in tables.values()

@@ -3,11 +3,12 @@
     reason: each table's int_qlik_ct__<table>_rows_quarantined (rows the staging
     models judged invalid, before-images with no U at their change_seq, invalid
     full-load rows; one line a table here, so the view's text stays short), and
-    landed files kept out whole (stg_qlik_ct__landed_files:
-    one row per file, raw_key its name). Nothing is dropped silently:
+    landed files kept out whole (int_qlik_ct__landed_files_quarantined: one row
+    per file, raw_key its name). Nothing is dropped silently:
     every row is either here or in the log. A view: always current, so a row
     leaves it once its cause is fixed (e.g. the U of an orphan before-image
-    arrives). #}
+    arrives). fct_cdc_quarantine reads the same union from its members
+    (qlik_ct_quarantine_members), a batch of tables a statement. #}
 
 with
 
@@ -15,11 +16,8 @@ landed_files_kept_out as (
 
     {#- source_system is added to every row below #}
     select landed_files_with_system.* except (source_system)
-    from (
-        {{ cdc_landed_files_kept_out(
-            'qlik_ct', "regexp_replace(landed_files.landed_table, '__ct$', '')"
-        ) }}
-    ) as landed_files_with_system
+    from {{ ref('int_qlik_ct__landed_files_quarantined') }}
+        as landed_files_with_system
 
 ),
 

@@ -1,0 +1,18 @@
+{% macro cdc_tables_per_statement() %}
+    {#- var cdc_tables_per_statement (default 25): how many tables one statement of a model
+        that unions every table of a format writes at most (the Qlik change log, the
+        quarantine's members); more tables are written by further statements of the same
+        write
+        (cdc_remember_later_batches, cdc_write_later_batches). Spark plans a statement as
+        one tree and re-plans all of it after each of its stages, so a union of a hundred
+        tables' plans costs more than four unions of twenty-five (BENCHMARKS.md section 57).
+        A whole number of at least 1, checked by cdc_validate_vars while dbt parses. -#}
+    {%- set per_statement = var('cdc_tables_per_statement', 25) -%}
+    {%- if per_statement is boolean or per_statement is not number
+           or per_statement != per_statement | int or per_statement < 1 -%}
+        {{ exceptions.raise_compiler_error(
+            "cdc_tables_per_statement: var cdc_tables_per_statement must be a whole number of "
+            ~ "at least 1, got " ~ per_statement) }}
+    {%- endif -%}
+    {{ return(per_statement | int) }}
+{% endmacro %}
