@@ -1,5 +1,7 @@
 """`duplicate_resolution: latest_load` (README "Duplicate resolution"), end to end on Qlik change
 tables landed as Parquet files over three runs, with the expected rows worked out by hand below.
+The log and the quarantine are written one table a statement (cdc_tables_per_statement 1), so
+every run after the first also writes a later batch into the existing log.
 
 Two tables get the same landed rows: d_latest sets `duplicate_resolution: latest_load`, d_plain
 sets nothing (the default, `quarantine`: what every table did before the option). Columns
@@ -168,6 +170,10 @@ def dbt_vars(root: Path) -> dict[str, object]:
         "qlik_ct_landing_root": str(root),
         "qlik_ct_landing_format": "parquet",
         "cdc_tables": TABLES,
+        # one table a statement: every run's log write is two statements (the second by
+        # cdc_write_later_batches, into the existing table from run 2 on) and the
+        # quarantine's three, which the expected rows below hold all the same
+        "cdc_tables_per_statement": 1,
     }
 
 
