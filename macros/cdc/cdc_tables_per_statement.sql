@@ -8,12 +8,6 @@
         tables the log took 122 to 133 s as one statement, 85 to 92 s as four
         (BENCHMARKS.md section 57).
         A whole number of at least 1, checked by cdc_validate_vars while dbt parses. -#}
-    {%- set per_statement = var('cdc_tables_per_statement', 25) -%}
-    {%- if per_statement is boolean or per_statement is not number
-           or per_statement != per_statement | int or per_statement < 1 -%}
-        {{ exceptions.raise_compiler_error(
-            "cdc_tables_per_statement: var cdc_tables_per_statement must be a whole number of "
-            ~ "at least 1, got " ~ per_statement) }}
-    {%- endif -%}
-    {{ return(per_statement | int) }}
+    {{ return(cdc_whole_number_var(
+        'cdc_tables_per_statement', 25, 'cdc_tables_per_statement')) }}
 {% endmacro %}
