@@ -1,6 +1,6 @@
-"""What recording system time costs (README "Bitemporal history", issue 26): a Qlik table with
-history option bitemporal, its changes landed in batches with a run after each, then its
-record rebuilt in one replay of every load time.
+"""What recording system time costs (docs/history-options.md, "Bitemporal history", issue 26): a
+Qlik table with history option bitemporal, its changes landed in batches with a run after each, then
+its record rebuilt in one replay of every load time.
 
     python -m benchmarks.bitemporal_history --changes 1000000 --keys 100000 --batches 5
         [--seed 1] [--work .local/bench_bitemporal]

@@ -1,4 +1,4 @@
-"""The full_snapshot format at volume (README "Full snapshots", issue 26): what a first run over
+"""The full_snapshot format at volume (docs/full-snapshots.md, issue 26): what a first run over
 many snapshots and a run that adds one more cost.
 
     python -m benchmarks.full_snapshot_pipeline --keys 200000 --snapshots 10

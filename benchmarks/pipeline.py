@@ -132,7 +132,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--duplicate-resolution",
         choices=["quarantine", "latest_load"],
         default=None,
-        help="set the tables' duplicate_resolution (README: Duplicate resolution)",
+        help="set the tables' duplicate_resolution (docs/qlik-change-tables.md)",
     )
     args = parser.parse_args(argv)
     if min(args.repeats, args.large_repeats, *args.volumes) < 1:

@@ -1,5 +1,5 @@
-"""Full snapshots of a table model, as a periodic full extract lands them (README "Full
-snapshots"): the test oracle of the full_snapshot format.
+"""Full snapshots of a table model, as a periodic full extract lands them
+(docs/full-snapshots.md): the test oracle of the full_snapshot format.
 
 The table model (`table_model.ChangeGenerator`) applies random inserts, updates (NULLs and
 hostile texts included), deletes, re-inserts and key updates; a snapshot is the model's whole

@@ -1,4 +1,5 @@
-"""What each file of a landed folder holds, before Spark reads it (README "Landing files").
+"""What each file of a landed folder holds, before Spark reads it
+(docs/landing-and-quarantine.md, "Landing files").
 
 Spark reads a landed folder as one table with one schema. A file that does not fit it does not
 fail loudly: a Parquet file lacking a column reads as NULLs, an extra column is dropped, a

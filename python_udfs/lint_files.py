@@ -5,8 +5,8 @@ one file per scaffold template (BENCHMARKS.md section 32).
 
 sqlfluff reports rule violations only in a file's literal text: through the dbt templater,
 whatever a macro writes is templated, and its violations are dropped (`ignore_templated_areas`,
-sqlfluff's default; README "SQL lint coverage"). A file `cdc-dbt scaffold` generates is its
-header comment and one macro call: its literal text is its template's, the same for every
+sqlfluff's default; docs/testing.md, "SQL lint coverage"). A file `cdc-dbt scaffold` generates
+is its header comment and one macro call: its literal text is its template's, the same for every
 table (`cdc-dbt scaffold --check` keeps each file equal to its template's output). Linting one
 table's file per template finds what linting every table's would; the others are left out
 (88 of 151 files on the shipped samples, about half of the lint's CPU). What they would still

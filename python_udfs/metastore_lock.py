@@ -114,5 +114,5 @@ def lock_message(database: Path, waited: float = 0.0) -> str:
         f"cdc-dbt: another process (a build, a test run, a notebook) has the embedded metastore "
         f"{database} open{still}, and embedded Derby lets one process in: wait for it to end, "
         f"give this run its own CDC_LOCAL_DIR, or share a metastore database between processes "
-        f"(README 'Running on a cluster': CDC_METASTORE_URL or CDC_METASTORE_URIS)"
+        f"(docs/running-on-a-cluster.md: CDC_METASTORE_URL or CDC_METASTORE_URIS)"
     )

@@ -337,7 +337,9 @@ def _header_for(output: str, template_path: str) -> str | None:
     if suffix == ".sql":
         return f"{{# {HEADER_TEXT} {template_path} #}}"
     if suffix in (".yml", ".yaml"):
-        return f"# {HEADER_TEXT} {template_path} in scaffold/ (README: Adding a table)"
+        return (
+            f"# {HEADER_TEXT} {template_path} in scaffold/ (README: Your own tables in five steps)"
+        )
     return None
 
 

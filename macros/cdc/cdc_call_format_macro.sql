@@ -6,8 +6,8 @@
     {%- if name not in context -%}
         {{ exceptions.raise_compiler_error(
             "cdc_call_format_macro: source system '" ~ source_system ~ "' has no macro "
-            ~ name ~ "(table_name); every registered format provides it (README, Adding a "
-            ~ "source format)") }}
+            ~ name ~ "(table_name); every registered format provides it "
+            ~ "(docs/adding-a-source-format.md)") }}
     {%- endif -%}
     {{ return(context[name](table_name)) }}
 {% endmacro %}

@@ -1,12 +1,12 @@
 {% macro full_snapshot_changes(table_name, since=none) %}
-    {#- A query of the changes one full_snapshot table's consecutive snapshots imply (README
-        "Full snapshots"): per key, in snapshot order, a row first present (or present
-        again after being absent) is an insert (I), a row whose values differ from the
-        last known ones (compared as text, NULL-safe) an update (U), and a key of the
-        previous snapshot that a snapshot lacks a delete (D). A key whose rows in a
-        snapshot are invalid (quarantined) is unknown there: its last known state carries
-        over. The snapshots are those int_full_snapshot__snapshots lists, in time order,
-        so a late one is placed where it belongs. With `since` (an increment of
+    {#- A query of the changes one full_snapshot table's consecutive snapshots imply
+        (docs/full-snapshots.md): per key, in snapshot order, a row first present (or
+        present again after being absent) is an insert (I), a row whose values differ from
+        the last known ones (compared as text, NULL-safe) an update (U), and a key of the
+        previous snapshot that a snapshot lacks a delete (D). A key whose rows in a snapshot
+        are invalid (quarantined) is unknown there: its last known state carries over. The
+        snapshots are those int_full_snapshot__snapshots lists, in time order, so a late one
+        is placed where it belongs. With `since` (an increment of
         int_full_snapshot__changes_canonical) only the snapshots staged after it are
         compared, against the newest snapshot staged before it and each key's last logged
         change ({{ this }}); else every snapshot. Columns: order_key, snapshot_at,

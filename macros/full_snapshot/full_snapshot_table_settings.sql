@@ -1,5 +1,5 @@
 {% macro full_snapshot_table_settings(table_name) %}
-    {#- How a full_snapshot table lands (README "Full snapshots"): {'landed_table': the
+    {#- How a full_snapshot table lands (docs/full-snapshots.md): {'landed_table': the
         folder (files mode) or table its snapshots are in (cdc_tables landed_table, default
         the table's name), 'snapshot_column': the column that names each row's snapshot
         (cdc_tables snapshot_column, lower case), or none to take it from the file name,

@@ -1,12 +1,12 @@
 {% macro stage_full_snapshot(table_name) %}
     {#- The whole body of stg_full_snapshot__<table>: one row per distinct landed row of the
-        table's full snapshots (README "Full snapshots"), typed and judged. The snapshot
-        a row belongs to is named by its file (the name before the first '__', or before
-        the extension) or by cdc_tables snapshot_column, and must be a time
-        (full_snapshot_time) or, with snapshot_id version, a version number
-        (full_snapshot_order_key). Each configured column is cast from the landed value to
-        its declared type (a binary column landed as text read with its
-        column_encodings entry) and carried as canonical text in row_values.
+        table's full snapshots (docs/full-snapshots.md), typed and judged. The snapshot a
+        row belongs to is named by its file (the name before the first '__', or before the
+        extension) or by cdc_tables snapshot_column, and must be a time (full_snapshot_time)
+        or, with snapshot_id version, a version number (full_snapshot_order_key). Each
+        configured column is cast from the landed value to its declared type (a binary
+        column landed as text read with its column_encodings entry) and carried as canonical
+        text in row_values.
         Incremental (append): files mode reads only the files not staged yet; rows that
         are copies of staged rows (the same snapshot and values) are not staged again. A
         snapshot is applied whole, once: other rows landed later for a snapshot an

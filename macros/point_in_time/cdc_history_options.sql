@@ -1,14 +1,14 @@
 {% macro cdc_history_options(table_name, columns) %}
     {#- The history options of one table (var cdc_tables, the same keys for every source
-        system, README "History options"), checked against its typed `columns`
+        system, docs/history-options.md), checked against its typed `columns`
         (cdc_table_columns) and resolved:
         - tracked: the column names whose change opens a new version, or none when every
           change does (no option set);
         - ignore_null: the column names whose NULL in an update (U) keeps the previous
           value;
         - bitemporal: whether the table records system time (int_<table>__history_known,
-          dim_<table>_history_bitemporal, <table>_as_of(point, known_at); README
-          "Bitemporal history").
+          dim_<table>_history_bitemporal, <table>_as_of(point, known_at);
+          docs/history-options.md, "Bitemporal history").
 
         The keys: track_history_columns (the tracked columns) or
         track_history_except_columns (every column but these), never both;

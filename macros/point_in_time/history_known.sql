@@ -1,6 +1,6 @@
 {% macro history_known(table_name) %}
     {#- The whole body of int_<table>__history_known, the record of system time of a table
-        with history option bitemporal (README "Bitemporal history"): what
+        with history option bitemporal (docs/history-options.md, "Bitemporal history"): what
         dim_<table>_history said about each key, and from when. Append-only: one row per
         fact learned (is_known) or given up (not is_known), a fact being one version row of
         the history (every column of dim_<table>_history, identified by version_hash), at

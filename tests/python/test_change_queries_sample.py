@@ -1,4 +1,4 @@
-"""Change queries on the shipped samples (README "Change queries"), read from the shared sample
+"""Change queries on the shipped samples (docs/change-queries.md), read from the shared sample
 build (conftest sample_build): `<table>_changes(from_point, to_point)` (Delta's table_changes),
 `<table>_net_changes(from_point, to_point)` (Iceberg's net_changes) and `dim_<table>_live`
 (Qlik Compose's live view).

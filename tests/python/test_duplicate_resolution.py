@@ -1,7 +1,8 @@
-"""`duplicate_resolution: latest_load` (README "Duplicate resolution"), end to end on Qlik change
-tables landed as Parquet files over three runs, with the expected rows worked out by hand below.
-The log and the quarantine are written one table a statement (cdc_tables_per_statement 1), so
-every run after the first also writes a later batch into the existing log.
+"""`duplicate_resolution: latest_load` (docs/qlik-change-tables.md, "Duplicate resolution"), end to
+end on Qlik change tables landed as Parquet files over three runs, with the expected rows worked out
+by hand below. The log and the quarantine are written one table a statement
+(cdc_tables_per_statement 1), so every run after the first also writes a later batch into the
+existing log.
 
 Two tables get the same landed rows: d_latest sets `duplicate_resolution: latest_load`, d_plain
 sets nothing (the default, `quarantine`: what every table did before the option). Columns

@@ -1,5 +1,5 @@
 """A source format is a folder of its own plus one entry of the format registry (var
-cdc_source_systems, README "Adding a source format"): the shared macros reach a format's code
+cdc_source_systems, docs/adding-a-source-format.md): the shared macros reach a format's code
 through hooks named after it (<system>_change_images, <system>_landed_tables,
 <system>_validate_vars, <system>_table_replaces_staged, ...) and its settings through its
 registry entry (column_encoding_default, images_ignore_inputs, source_system_values, ...), and

@@ -1,4 +1,4 @@
-"""The full_snapshot format (README "Full snapshots"), end to end on landed Parquet files in a
+"""The full_snapshot format (docs/full-snapshots.md), end to end on landed Parquet files in a
 copy of the project scaffolded for four tables, four runs (about 2.5 minutes).
 
 **fs_prices, worked by hand.** Columns sku (the key), title, price decimal(10,2), note, label
@@ -25,7 +25,8 @@ or present again I, values differ U, absent after present D):
   [s2, s4), never a delete at s3. s1 landed again changes nothing;
   F is quarantined (its snapshot was applied), as are X ('latest') and Y (no such day).
 
-fs_prices is also bitemporal (README "Bitemporal history"): each run's changes carry their
+fs_prices is also bitemporal (docs/history-options.md, "Bitemporal history"): each run's changes
+carry their
 snapshots' staging time, R1 or R2, and the run-2 snapshots touch every key, so by the rule
 (a version row of run 1's history that run 2's lacks is known over [R1, R2), one both hold
 from R1 on, one only run 2's holds from R2 on):
@@ -273,7 +274,7 @@ def _counts(spark: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> dict[str, Any]:
-    """Four runs (README "Full snapshots"); what each test reads, recorded between them."""
+    """Four runs (docs/full-snapshots.md); what each test reads, recorded between them."""
     work = tmp_path_factory.mktemp("full_snapshots")
     project = project_with_tables(work / "project", TABLES)
     root = work / "landing"

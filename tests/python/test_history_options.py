@@ -1,4 +1,4 @@
-"""The history options of var cdc_tables (README "History options"), end to end on Qlik change
+"""The history options of var cdc_tables (docs/history-options.md), end to end on Qlik change
 tables landed as Parquet, with expected versions worked out by hand below.
 
 One landing holds the same changes under five table names, each with other options:
@@ -33,9 +33,9 @@ none that is late for key 5, yet key 7's version must change: the run must rebui
 (history_plan: the other half of a key move was folded before), and the record of system time
 must learn about key 7 at K2.
 
-h_plain, h_all, h_trunc and h_moved also set `bitemporal` (README "Bitemporal history"),
-which changes none of their histories: it records, beside them, when the warehouse held each
-version row.
+h_plain, h_all, h_trunc and h_moved also set `bitemporal` (docs/history-options.md, "Bitemporal
+history"), which changes none of their histories: it records, beside them, when the warehouse held
+each version row.
 Each batch's images share one load time, so system time has two values per table, K1 (batch
 1) and K2 (batch 2). The rule: a version row of the history after batch 1 is known from K1;
 one the late changes replaced (the same start, another end, other absorbed values or another

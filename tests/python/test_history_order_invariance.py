@@ -1,4 +1,4 @@
-"""Order invariance, for every history option (README "History options"): the same changes
+"""Order invariance, for every history option (docs/history-options.md): the same changes
 landed in one batch, or spread over several batches in random order with a run after each,
 give the same history, row for row.
 
@@ -16,13 +16,13 @@ the buckets of the rows each run stages, `int_qlik_ct__changes_logged`), with no
 before-image left in quarantine; and the `<set>_one` tables must differ from one another
 wherever their options say they should (else the options would not have been exercised).
 
-Bitemporal history (README "Bitemporal history") on two option sets: business-time answers
-must not depend on batching, system-time answers must follow the batches. So after every
-run the fixture keeps what dim_<table>_history and `<table>_as_of(point)` said then, with the
-run's load time K_i; at the end, for both arrivals, the versions dim_<table>_history_bitemporal
-holds as known at K_i must be that run's history, row for row, and `<table>_as_of(point, K_i)`
-that run's answers (for the set whose versions are its states); the versions known now must
-be equal between the two arrivals.
+Bitemporal history (docs/history-options.md, "Bitemporal history") on two option sets: business-time
+answers must not depend on batching, system-time answers must follow the batches. So after every run
+the fixture keeps what dim_<table>_history and `<table>_as_of(point)` said then, with the run's load
+time K_i; at the end, for both arrivals, the versions dim_<table>_history_bitemporal holds as known
+at K_i must be that run's history, row for row, and `<table>_as_of(point, K_i)` that run's answers
+(for the set whose versions are its states); the versions known now must be equal between the two
+arrivals.
 
 Property-based over the simulator's seeds: each run draws a seed (or takes CDC_ORDER_SEED),
 and every assertion names it, so a failure is reproduced with that seed. A drawn seed is kept
@@ -90,7 +90,7 @@ SEED = int(os.environ.get("CDC_ORDER_SEED") or draw_seed())
 # nothing (Replicate does not either), so alone it would equal no option; it is in oi_all and
 # in test_history_options.py. No-option histories are proven by the proof tests. Six tables:
 # the embedded Derby metastore stores a view's text in 32,700 characters, and the Qlik union
-# views take about 3,900 a table (README "Known limits").
+# views take about 3,900 a table (docs/cdc-dbt.md, "Embedded Derby and view text").
 OPTIONS: dict[str, dict[str, Any]] = {
     "oi_track": {"track_history_except_columns": ["notes"]},
     "oi_nulls": {"ignore_null_updates": ["manager_id", "notes"], "bitemporal": True},

@@ -1,5 +1,6 @@
 """python_udfs.landed_files without Spark: every landed file is listed with its columns, and a
-file that Spark would misread or fail on is given a problem instead (README "Landing files").
+file that Spark would misread or fail on is given a problem instead
+(docs/landing-and-quarantine.md, "Landing files").
 
 The files are written here byte by byte (CSV) or with pyarrow (Parquet), so the expected
 judgements follow from what each file holds, not from the code under test."""

@@ -222,7 +222,8 @@ def _layer_violations(manifest: Manifest, prefixes: tuple[str, ...], allowed: An
 
 def test_staging_reads_only_sources_and_seeds(manifest: Manifest) -> None:
     """Staging reads sources and seeds, and the file list of its own format's landing
-    (stg_<system>__landed_files: which landed files may be read, README "Landing files")."""
+    (stg_<system>__landed_files: which landed files may be read, docs/landing-and-quarantine.md,
+    "Landing files")."""
     violations = []
     for name, node in sorted(_models(manifest).items()):
         if not name.startswith("stg_"):

@@ -1,6 +1,6 @@
-"""A second process on the embedded Derby metastore stops with one line (README "Running on a
-cluster"), instead of failing after minutes under thousands of log lines; a holder that is
-exiting (the JVM of a command that has just ended) is waited for, bounded.
+"""A second process on the embedded Derby metastore stops with one line
+(docs/running-on-a-cluster.md), instead of failing after minutes under thousands of log lines; a
+holder that is exiting (the JVM of a command that has just ended) is waited for, bounded.
 
 The probe is checked against a real fcntl lock held by another process (as Derby's
 FileChannel.tryLock holds dbex.lck) and against a stale lock file; the bounded wait against a

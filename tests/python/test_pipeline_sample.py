@@ -475,7 +475,7 @@ def test_rerun_changes_nothing_a_changed_seed_table_is_staged_and_full_refresh_i
 ) -> None:
     """A second `run` over the same landed rows changes no relation and stages nothing, and
     runs no model's query: every incremental model is skipped as `nothing new` and every
-    table and view kept as `unchanged` (README "Incremental loads and reruns": the same code
+    table and view kept as `unchanged` (docs/incremental-runs.md: the same code
     over the same inputs); a `run --full-refresh` rebuilds every relation to the same rows
     (load times aside). Each table is compared by its row count and row-hash sums, each
     view by its definition (_snapshot).
@@ -992,7 +992,7 @@ def test_rows_satisfy_names_each_broken_condition_and_key(spark: Any, sample_bui
 
 
 def test_full_snapshot_sample_follows_the_rule(spark: Any, sample_build: Any) -> None:
-    """seeds/full_snapshot/price_list_extracts.csv, worked by hand (README "Full snapshots"):
+    """seeds/full_snapshot/price_list_extracts.csv, worked by hand (docs/full-snapshots.md):
     2024-03-01 is the baseline (A1, B2, C3 inserted); 03-02 updates B2 (price and stock),
     lacks C3 (deleted) and adds D4; 03-03 brings C3 back (stock 80) and clears D4's price. A1
     is twice in 03-03 with other values: both rows are quarantined and A1, unknown there,

@@ -1,6 +1,6 @@
-"""A reload of a Qlik full-load table applied as a snapshot (README "A Qlik reload applied as a
-snapshot"), end to end on Parquet files over three runs and three reruns, the expected rows
-worked out by hand below from the rule, not from the output.
+"""A reload of a Qlik full-load table applied as a snapshot (docs/qlik-change-tables.md, "A Qlik
+reload applied as a snapshot"), end to end on Parquet files over three runs and three reruns, the
+expected rows worked out by hand below from the rule, not from the output.
 
 The rule: once a full load with rows is logged, a change of the table's full-load folder is a
 **reload**. It is applied as a snapshot at its position P, the newest modification time of the
@@ -45,7 +45,7 @@ change 20, and as it knows it now {1 Anna, 2 Bobby, 5 Eve}.
 A full refresh then rebuilds from what is landed, and the folder holds the reload only: it
 becomes the baseline (1 Anna, 2 Bobby, 5 Eve, 7 Gil at 0) and every change applies on top of
 it, so key 4 (inserted at 20, ended by the reload no longer landed) is back:
-    current {1 Anna, 2 Bo, 4 Dan, 5 Eve, 6 Fay, 7 Gil}, no reload row. The README says so.
+    current {1 Anna, 2 Bo, 4 Dan, 5 Eve, 6 Fay, 7 Gil}, no reload row. docs/qlik-change-tables.md says so.
 """
 
 from __future__ import annotations

@@ -45,8 +45,8 @@
     in, not the whole log. A table, not a view over every table's pairing:
     what reads the log (fct_cdc_changes, its tests, the change images of the
     log) plans one table, not a union that grew with the number of tables. A
-    full refresh takes the folder as it is as the baseline (README "A Qlik
-    reload applied as a snapshot"). -#}
+    full refresh takes the folder as it is as the baseline
+    (docs/qlik-change-tables.md, "A Qlik reload applied as a snapshot"). -#}
 {%- if not execute -%}
     {#- qlik_ct_log_buckets_to_write reads every table's staging at run time, and
         each table written is paired from its staging and its full load -#}
