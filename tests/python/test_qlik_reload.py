@@ -45,7 +45,8 @@ change 20, and as it knows it now {1 Anna, 2 Bobby, 5 Eve}.
 A full refresh then rebuilds from what is landed, and the folder holds the reload only: it
 becomes the baseline (1 Anna, 2 Bobby, 5 Eve, 7 Gil at 0) and every change applies on top of
 it, so key 4 (inserted at 20, ended by the reload no longer landed) is back:
-    current {1 Anna, 2 Bo, 4 Dan, 5 Eve, 6 Fay, 7 Gil}, no reload row. docs/qlik-change-tables.md says so.
+    current {1 Anna, 2 Bo, 4 Dan, 5 Eve, 6 Fay, 7 Gil}, no reload row.
+    docs/qlik-change-tables.md says so.
 """
 
 from __future__ import annotations
