@@ -63,33 +63,19 @@ def test_the_generator_reads_comments_above_and_beside() -> None:
     assert qlik["qlik_ct_landing_csv_options"].description.startswith("files mode, csv: Spark")
 
 
-def _jinja_argument(text: str, start: int) -> str:
-    """The text of a call's arguments from `start` (after its opening parenthesis)."""
-    depth, index, quote = 1, start, ""
-    while index < len(text) and depth:
+def _jinja_argument_parts(text: str, start: int) -> list[str]:
+    """The `~`-joined parts of a call's argument, from `start` (after its opening parenthesis)
+    to the parenthesis that closes it; quotes and nested brackets are skipped over."""
+    parts, current, depth, quote, index = [], "", 1, "", start
+    while index < len(text):
         char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
         index += 1
-    return text[start : index - 1]
-
-
-def _jinja_pieces(expression: str) -> list[str]:
-    """The literal pieces of a Jinja `~` concatenation, adjacent literals joined."""
-    parts, current, depth, quote = [], "", 0, ""
-    for char in expression:
         if quote:
             current += char
-            if char == quote and not current.endswith("\\" + quote):
+            if char == "\\" and index < len(text):
+                current += text[index]
+                index += 1
+            elif char == quote:
                 quote = ""
             continue
         if char in "\"'":
@@ -98,12 +84,19 @@ def _jinja_pieces(expression: str) -> list[str]:
             depth += 1
         elif char in ")]}":
             depth -= 1
-        elif char == "~" and depth == 0:
+            if depth == 0:
+                break
+        elif char == "~" and depth == 1:
             parts.append(current.strip())
             current = ""
             continue
         current += char
     parts.append(current.strip())
+    return parts
+
+
+def _jinja_pieces(parts: list[str]) -> list[str]:
+    """The literal pieces of a Jinja `~` concatenation, adjacent literals joined."""
     pieces, run = [], ""
     for part in parts:
         literal = re.fullmatch(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'", part)
@@ -125,7 +118,7 @@ def compiler_error_messages() -> list[tuple[str, list[str]]]:
             text = path.read_text(encoding="utf-8")
             for call in re.finditer(r"raise_compiler_error\(", text):
                 line = text.count("\n", 0, call.start()) + 1
-                pieces = _jinja_pieces(_jinja_argument(text, call.end()))
+                pieces = _jinja_pieces(_jinja_argument_parts(text, call.end()))
                 found.append((f"{path.relative_to(PROJECT_DIR)}:{line}", pieces))
     return found
 
