@@ -10,13 +10,22 @@
         log marks no ends and flags nothing incomplete) has every logged change a
         boundary, so its body reads three columns of the log and neither the flags nor a
         second pass for the first incomplete change.
-        cdc_consistent_point reads this table, so a <table>_as_of_consistent function
-        neither analyses nor computes the format's log (for Qlik Kafka a chain of views
-        over every message) each time it is created or called. A table, rebuilt only
-        when the log changes (the table materialization's "unchanged" shortcut). -#}
-{{ config(enabled=cdc_source_system_enabled(source_system), materialized='table') }}
-{%- if cdc_source_system_enabled(source_system)
-    and not cdc_source_system_config(source_system).get('transactions_marked', true) %}
+        cdc_consistent_point reads it. For a format that marks transactions it is a
+        table, rebuilt only when the log changes (the table materialization's "unchanged"
+        shortcut), so a <table>_as_of_consistent function neither analyses nor computes
+        the format's log (for Qlik Kafka a chain of views over every message) each time
+        it is created or called. For one that marks none it is a view: its rows are the
+        log's own points, so a table would copy three columns of the whole log in every
+        run that logs anything (6 s of a 1 % Qlik increment at 1 M changes, and growing
+        with the log, BENCHMARKS.md section 58); such a format's canonical log is a table
+        or a view over one. -#}
+{%- set unmarked = cdc_source_system_enabled(source_system)
+    and not cdc_source_system_config(source_system).get('transactions_marked', true) -%}
+{{ config(
+    enabled=cdc_source_system_enabled(source_system),
+    materialized='view' if unmarked else 'table'
+) }}
+{%- if unmarked %}
 select distinct
     canonical.order_scope,
     canonical.order_key,

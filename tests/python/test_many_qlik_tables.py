@@ -185,26 +185,24 @@ def test_a_run_with_nothing_new_skips_every_incremental_model(built: Any) -> Non
 
 
 def test_a_run_with_nothing_new_keeps_every_table(built: Any) -> None:
-    """The current states, the quarantine and the transaction boundaries read what they read
-    in the first run (macros/materializations/table.sql), and the landed folders list the
+    """The current states and the quarantine read what they read in the first run
+    (macros/materializations/table.sql), and the landed folders list the
     files the landed-file list was built from (cdc_landed_listing_digest: names, sizes,
     modification times), so the list is kept too; the fourth run below, with a new file,
     builds it again."""
     tables = model_messages(built[1], "table")
-    assert len(tables) == TABLE_COUNT + 3
+    assert len(tables) == TABLE_COUNT + 2
     assert "stg_qlik_ct__landed_files" in tables
     assert tables == dict.fromkeys(tables, "unchanged")
 
 
 def test_a_new_change_of_one_table_runs_that_table_alone(built: Any) -> None:
     """LATE landed a file: its staging, images and history write and its current state is
-    rebuilt, and so are the log, its transaction boundaries and the quarantine that every
-    table feeds; every other table's models find nothing new or are kept, decided without
-    a query of their own."""
+    rebuilt, and so are the log and the quarantine that every table feeds; every other
+    table's models find nothing new or are kept, decided without a query of their own."""
     messages = model_messages(built[6])
     late = {name.format(LATE.name) for name in (*SKIPPED_PER_TABLE, "dim_{}_current")} | {
         "int_qlik_ct__changes_logged",
-        "int_qlik_ct__transaction_boundaries",
         "fct_cdc_quarantine",
         "stg_qlik_ct__landed_files",
     }
@@ -231,7 +229,7 @@ def test_a_run_with_nothing_new_keeps_every_view(built: Any) -> None:
     tables' columns are those of the first run: every view is kept as it is (the
     materialization in macros/materializations/view.sql)."""
     views = model_messages(built[1], "view")
-    assert len(views) == 5 * TABLE_COUNT + 5
+    assert len(views) == 5 * TABLE_COUNT + 6
     assert views == dict.fromkeys(views, "unchanged")
 
 
@@ -239,7 +237,7 @@ def test_a_change_to_the_code_creates_every_view_again(built: Any) -> None:
     """A macro file changed (the code fingerprint, python_udfs/code_fingerprint.py): no
     view is kept, so none can keep a definition the new code would not write."""
     views = model_messages(built[4], "view")
-    assert len(views) == 5 * TABLE_COUNT + 5
+    assert len(views) == 5 * TABLE_COUNT + 6
     assert "unchanged" not in views.values()
     tables = model_messages(built[4], "table")
     assert "unchanged" not in tables.values()
@@ -288,6 +286,21 @@ def test_the_log_table_holds_every_logged_change_once(built: Any) -> None:
     assert len({row.order_key for row in rows}) == len(rows)
     assert {row.source_table for row in rows} == {spec.name for spec in SPECS}
     assert {(row.txn_last, row[3]) for row in rows} == {(None, False)}
+
+
+def test_the_boundaries_view_shows_a_later_change_without_a_rebuild(built: Any) -> None:
+    """Replicate marks no transaction ends, so its transaction boundaries are a view of the
+    log's points (cdc_transaction_boundaries), not a table copied from the log in every run
+    that logs anything: the fourth run keeps the view as it is, and LATE's consistent
+    function answers with LATE's change 40 (key 2's name Bea -> Cy) all the same."""
+    assert model_messages(built[6])["int_qlik_ct__transaction_boundaries"] == "unchanged"
+    assert "int_qlik_ct__transaction_boundaries" in model_messages(built[6], "view")
+    rows = (
+        built[0]
+        .sql(f"select pk_string, name from {SCHEMA}.{LATE.name}_as_of_consistent('latest')")
+        .collect()
+    )
+    assert sorted(tuple(row) for row in rows) == [("id=1", "Al"), ("id=2", "Cy")]
 
 
 # the order key of table_000's update (change 20): after every table's insert (change 10)
