@@ -1,17 +1,19 @@
 """How long a user waits for a point in time: each table's `<table>_as_of` and live view.
 
     python -m benchmarks.point_in_time --label NAME [--schema cdc] [--repeats 5]
-        [--json benchmarks/results/point_in_time.json]
+        [--tables employees order_lines] [--json benchmarks/results/point_in_time.json]
 
 Reads a project that is already built (`bin/pipeline`, or `cdc-dbt build`, on the
-metastore of CDC_LOCAL_DIR): for every table of var cdc_tables (dbt_project.yml) it times,
+metastore of CDC_LOCAL_DIR): for every table of var cdc_tables (dbt_project.yml), or those
+named by `--tables` (e.g. the two of a `benchmarks.pipeline` run's metastore), it times,
 on one Spark session built as `cdc-dbt` builds it, `select count(*)` of
-`<schema>.<table>_as_of('latest')`, of the same function at a time point, and of
-`<schema>.dim_<table>_live`, each `--repeats` times after one untimed warm-up, and records
-the median seconds under `--label` in the results JSON (other labels in the file are kept,
-so a before and an after sit side by side), with the machine and the row counts. The
-figures are the query's whole wall time on tiny data: planning and job scheduling, which
-is what a chain of view layers and a recursive CTE cost.
+`<schema>.<table>_as_of('latest')`, of the same function at a time point, of
+`<schema>.dim_<table>_live`, and of `<schema>.<table>_as_of_consistent` at both points,
+each `--repeats` times after one untimed warm-up, and records the median seconds under
+`--label` in the results JSON (other labels in the file are kept, so a before and an after
+sit side by side), with the machine and the row counts. The figures are the query's whole
+wall time: on tiny data planning and job scheduling, which is what a chain of view layers
+and a recursive CTE cost.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--label", required=True, help="the results' key, e.g. the commit")
     parser.add_argument("--schema", default="cdc")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--tables", nargs="+", help="these tables of cdc_tables only")
     parser.add_argument("--json", type=Path, default=Path("benchmarks/results/point_in_time.json"))
     return parser.parse_args(argv)
 
@@ -48,6 +51,10 @@ def queries(schema: str, table: str) -> dict[str, str]:
         "as_of latest": f"select count(*) from {schema}.{table}_as_of('latest')",
         "as_of time": f"select count(*) from {schema}.{table}_as_of('{TIME_POINT}')",
         "live view": f"select count(*) from {schema}.dim_{table}_live",
+        "consistent latest": f"select count(*) from {schema}.{table}_as_of_consistent('latest')",
+        "consistent time": (
+            f"select count(*) from {schema}.{table}_as_of_consistent('{TIME_POINT}')"
+        ),
     }
 
 
@@ -95,6 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     prepare_environment(root)
     spark = build_spark_session(spark_settings(root / "profiles", None)[1])
     tables = yaml.safe_load(PROJECT_FILE.read_text())["vars"]["cdc_tables"]
+    unknown = sorted(set(args.tables or ()) - set(tables))
+    if unknown:
+        print(f"not in cdc_tables: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    if args.tables:
+        tables = {name: tables[name] for name in args.tables}
 
     def run(query: str) -> int:
         return int(spark.sql(query).collect()[0][0])

@@ -12,6 +12,10 @@ def test_each_table_is_timed_at_latest_at_a_time_and_through_its_live_view() -> 
         "as_of latest": "select count(*) from cdc.oe_customer_as_of('latest')",
         "as_of time": f"select count(*) from cdc.oe_customer_as_of('{TIME_POINT}')",
         "live view": "select count(*) from cdc.dim_oe_customer_live",
+        "consistent latest": "select count(*) from cdc.oe_customer_as_of_consistent('latest')",
+        "consistent time": (
+            f"select count(*) from cdc.oe_customer_as_of_consistent('{TIME_POINT}')"
+        ),
     }
 
 
