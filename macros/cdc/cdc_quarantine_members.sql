@@ -8,9 +8,9 @@
         within one). -#}
     {%- set members = [] -%}
     {%- for system in cdc_source_systems_enabled() -%}
-        {%- set hook = system ~ '_quarantine_members' -%}
-        {%- if hook in context -%}
-            {%- do members.extend(context[hook]()) -%}
+        {%- set hook = cdc_format_hook(system, 'quarantine_members') -%}
+        {%- if hook is not none -%}
+            {%- do members.extend(hook()) -%}
         {%- else -%}
             {%- set member -%}
     select

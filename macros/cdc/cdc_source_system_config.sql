@@ -16,7 +16,10 @@
         column_encodings says otherwise (cdc_column_encoding); images_ignore_inputs
         (optional) a list of model names that int_<table>__change_images reads but whose
         writes do not change what it reads of them (table_change_images: config meta
-        cdc_inputs_ignore); nothing else. -#}
+        cdc_inputs_ignore); hooks, the list of hooks the format provides
+        (cdc_format_hook_names: change_images always; that each is a macro, and that no
+        such macro is left out, cdc_validate_format_hooks checks once a command); nothing
+        else. -#}
     {%- set systems = var('cdc_source_systems', none) -%}
     {%- if systems is not mapping -%}
         {{ exceptions.raise_compiler_error(
@@ -40,11 +43,12 @@
         {%- if key not in ['images_complete', 'required_keys', 'optional_keys',
                            'images_rebuildable', 'transactions_marked',
                            'source_system_values', 'column_encoding_default',
-                           'images_ignore_inputs'] -%}
+                           'images_ignore_inputs', 'hooks'] -%}
             {{ exceptions.raise_compiler_error(
                 where ~ " has unknown key '" ~ key ~ "' (allowed keys: images_complete, "
                 ~ "required_keys, optional_keys, images_rebuildable, transactions_marked, "
-                ~ "source_system_values, column_encoding_default, images_ignore_inputs)") }}
+                ~ "source_system_values, column_encoding_default, images_ignore_inputs, "
+                ~ "hooks)") }}
         {%- endif -%}
     {%- endfor -%}
     {%- if system.get('images_complete') is not boolean -%}
@@ -98,5 +102,19 @@
                 where ~ ".required_keys must include '" ~ key ~ "'") }}
         {%- endif -%}
     {%- endfor -%}
+    {%- set known_hooks = cdc_format_hook_names() -%}
+    {%- set hooks = system.get('hooks', []) -%}
+    {%- if hooks is string or hooks is mapping or hooks is not iterable
+          or hooks | reject('string') | list
+          or hooks | reject('in', known_hooks) | list -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ".hooks must be a list of the hooks the format provides, of "
+            ~ known_hooks | join(', ') ~ "; got '" ~ hooks ~ "'") }}
+    {%- endif -%}
+    {%- if 'change_images' not in hooks -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ".hooks must include change_images (every format provides the macro "
+            ~ source_system ~ "_change_images(table_name), docs/adding-a-source-format.md)") }}
+    {%- endif -%}
     {{ return(system) }}
 {% endmacro %}

@@ -5,9 +5,10 @@
         positions it applied: the format's hook <system>_table_replaces_staged(table_name)
         answers (qlik_ct_table_replaces_staged: duplicate_resolution latest_load); false for
         a format without one. Names no format. -#}
-    {%- set hook = cdc_table_config(table_name).source_system ~ '_table_replaces_staged' -%}
-    {%- if hook not in context -%}
+    {%- set hook = cdc_format_hook(
+        cdc_table_config(table_name).source_system, 'table_replaces_staged') -%}
+    {%- if hook is none -%}
         {{ return(false) }}
     {%- endif -%}
-    {{ return(context[hook](table_name)) }}
+    {{ return(hook(table_name)) }}
 {% endmacro %}

@@ -1,6 +1,7 @@
 {% macro cdc_validate_config() %}
     {#- Checks the whole configuration, once per dbt command, stopping at the first problem:
-        var cdc_source_systems and var cdc_tables (cdc_validate_tables), the vars that reach
+        var cdc_source_systems and var cdc_tables (cdc_validate_tables), each format's
+        declared hooks against its macros (cdc_validate_format_hooks), the vars that reach
         SQL as identifiers or bounds (cdc_validate_vars), and each enabled format's landing
         settings: its mode, root and file format (cdc_validate_landing), its reader options
         (cdc_landing_reader_options) and its landed tables
@@ -19,12 +20,14 @@
     {%- endif -%}
     {%- do memo.update({'cdc_config_validated': invocation_id}) -%}
     {%- do cdc_validate_tables() -%}
+    {%- do cdc_validate_format_hooks() -%}
     {%- do cdc_validate_vars() -%}
     {%- for source_system in cdc_source_systems_enabled() -%}
         {%- do cdc_validate_landing(source_system) -%}
         {%- do cdc_landing_reader_options(source_system) -%}
-        {%- if source_system ~ '_landed_tables' in context -%}
-            {%- do context[source_system ~ '_landed_tables']() -%}
+        {%- set landed_tables = cdc_format_hook(source_system, 'landed_tables') -%}
+        {%- if landed_tables is not none -%}
+            {%- do landed_tables() -%}
         {%- endif -%}
     {%- endfor -%}
 {% endmacro %}

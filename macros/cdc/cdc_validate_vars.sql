@@ -16,8 +16,9 @@
         {%- if var(schema_var, none) is not none -%}
             {%- do cdc_identifier(var(schema_var), 'var ' ~ schema_var) -%}
         {%- endif -%}
-        {%- if source_system ~ '_validate_vars' in context -%}
-            {%- do context[source_system ~ '_validate_vars']() -%}
+        {%- set validate_vars = cdc_format_hook(source_system, 'validate_vars') -%}
+        {%- if validate_vars is not none -%}
+            {%- do validate_vars() -%}
         {%- endif -%}
     {%- endfor -%}
     {%- do cdc_key_move_chain_limit() -%}

@@ -22,8 +22,9 @@
         {%- endif -%}
         {%- set formats = ['parquet', 'csv'] -%}
         {#- a format that reads other file formats lists them in <system>_landing_formats() -#}
-        {%- if source_system ~ '_landing_formats' in context -%}
-            {%- set formats = context[source_system ~ '_landing_formats']() -%}
+        {%- set landing_formats = cdc_format_hook(source_system, 'landing_formats') -%}
+        {%- if landing_formats is not none -%}
+            {%- set formats = landing_formats() -%}
         {%- endif -%}
         {%- if file_format not in formats -%}
             {{ exceptions.raise_compiler_error(

@@ -23,8 +23,9 @@
         {#- a format lists its landed tables in <system>_landed_tables() -#}
         {%- set landed = {} -%}
         {%- for source_system in cdc_source_systems_enabled() -%}
-            {%- if source_system ~ '_landed_tables' in context -%}
-                {%- do landed.update({source_system: context[source_system ~ '_landed_tables']}) -%}
+            {%- set landed_tables = cdc_format_hook(source_system, 'landed_tables') -%}
+            {%- if landed_tables is not none -%}
+                {%- do landed.update({source_system: landed_tables}) -%}
             {%- endif -%}
         {%- endfor -%}
         {%- for source_system in cdc_source_systems_enabled() if source_system in landed -%}
@@ -34,14 +35,14 @@
                 {%- do run_query('create schema if not exists ' ~ schema) -%}
                 {#- a format whose folder names need not be identifiers (Kafka topics)
                     names their tables in <system>_landed_table_name(folder) -#}
-                {%- set named = source_system ~ '_landed_table_name' in context -%}
+                {%- set table_name_of = cdc_format_hook(source_system, 'landed_table_name') -%}
                 {%- set names = landed[source_system]() -%}
                 {%- set references = cdc_landed_reference_files(source_system, names) -%}
                 {%- for name in names -%}
                     {%- do register_landed_folder(
                         source_system, schema, name,
-                        context[source_system ~ '_landed_table_name'](name)
-                        if named else name, references, refresh) -%}
+                        table_name_of(name) if table_name_of is not none else name,
+                        references, refresh) -%}
                 {%- endfor -%}
             {%- endif -%}
         {%- endfor -%}

@@ -83,6 +83,13 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
     return tables_with(table_name, entry)
 
 
+def registry_with(source_system: str, **settings: Any) -> dict[str, Any]:
+    """Var cdc_source_systems as shipped, one format's entry with settings changed."""
+    systems = copy.deepcopy(SHIPPED_VARS["cdc_source_systems"])
+    systems[source_system].update(settings)
+    return {"cdc_source_systems": systems}
+
+
 @pytest.mark.parametrize(
     ("variables", "message"),
     [
@@ -497,6 +504,29 @@ def changed(table_name: str, **settings: Any) -> dict[str, Any]:
             "cdc_source_system_config: var cdc_source_systems.qlik_ct.images_ignore_inputs "
             "must be a list of model names, got 'int_qlik_ct__changes_logged'",
             id="registry entry whose ignored inputs are not a list",
+        ),
+        pytest.param(
+            registry_with("qlik_kafka", hooks=["change_images", "table_columns", "landed_tables"]),
+            "cdc_validate_format_hooks: var cdc_source_systems.qlik_kafka: the macro "
+            "qlik_kafka_landed_table_name is a hook the shared macros call only when declared: "
+            "add landed_table_name to its hooks",
+            id="registry entry leaving a hook of the format out",
+        ),
+        pytest.param(
+            registry_with(
+                "openedge_cdc", hooks=["change_images", "landed_tables", "table_columns"]
+            ),
+            "cdc_validate_format_hooks: var cdc_source_systems.openedge_cdc.hooks declares "
+            "table_columns, but no macro openedge_cdc_table_columns exists",
+            id="registry entry declaring a hook the format lacks",
+        ),
+        pytest.param(
+            registry_with("idm_jdbc", hooks=["change_images", "landed_table"]),
+            "cdc_source_system_config: var cdc_source_systems.idm_jdbc.hooks must be a list of "
+            "the hooks the format provides, of change_images, table_columns, landed_tables, "
+            "landed_table_name, landing_formats, validate_vars, table_replaces_staged, "
+            "quarantine_members; got '['change_images', 'landed_table']'",
+            id="registry entry naming no hook",
         ),
         pytest.param(
             {"qlik_ct_landing": "file"},

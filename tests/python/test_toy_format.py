@@ -41,6 +41,7 @@ ENTRY = {
     "transactions_marked": False,
     "required_keys": ["source_system", "key_columns", "columns"],
     "optional_keys": ["source_schema", "images_complete"],
+    "hooks": ["change_images"],
 }
 TABLES = {
     "gadgets": {
