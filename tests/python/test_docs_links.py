@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from python_udfs import config_reference
+
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 PAGES = sorted([PROJECT_DIR / "README.md", *(PROJECT_DIR / "docs").glob("*.md")])
 REPOSITORY_FOLDERS = (
@@ -61,10 +63,9 @@ def prose_lines(text: str) -> list[tuple[int, str]]:
 
 
 def github_anchor(heading: str) -> str:
-    """The anchor GitHub gives a heading's text (without the duplicate suffix)."""
-    text = LINK.sub(lambda m: m["text"], heading)
-    text = re.sub(r"[^\w\- ]", "", text.strip().lower())
-    return text.replace(" ", "-")
+    """The anchor GitHub gives a heading's text (without the duplicate suffix): a link in it
+    counts by its text, the rest by the rule the configuration page's links are made with."""
+    return config_reference.github_anchor(LINK.sub(lambda m: m["text"], heading))
 
 
 def anchors(page: Path) -> set[str]:
