@@ -43,10 +43,22 @@ def _code_files(project: Path) -> list[Path]:
         path
         for folder in folders
         if folder.is_dir()
-        for path in folder.rglob("*")
-        if path.suffix in (".sql", ".yml", ".yaml", ".md") and path.is_file()
+        for path in _files_under(folder)
+        if path.suffix in (".sql", ".yml", ".yaml", ".md")
     }
     return sorted(files)
+
+
+def _files_under(folder: Path) -> list[Path]:
+    """Every file under `folder`, following symbolic links: `dbt deps` installs a `local:`
+    package (ours, in a user's project) as a link in dbt_packages/, which rglob does not
+    enter."""
+    return [
+        Path(directory) / name
+        for directory, _, names in os.walk(folder, followlinks=True)
+        for name in names
+        if (Path(directory) / name).is_file()
+    ]
 
 
 def _udf_files() -> list[Path]:

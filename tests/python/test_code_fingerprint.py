@@ -51,6 +51,19 @@ def test_a_new_or_removed_file_or_an_installed_package_changes_it(project: Path)
     assert code_fingerprint(project, ["run"]) != before
 
 
+def test_a_change_inside_a_linked_local_package_changes_it(project: Path, tmp_path: Path) -> None:
+    """`dbt deps` installs a `local:` package (ours, in a user's project) as a symbolic link:
+    upgrading the package behind the link must build the kept views and tables again."""
+    package = tmp_path.parent / f"{tmp_path.name}_package"
+    (package / "macros").mkdir(parents=True)
+    (package / "macros" / "p.sql").write_text("{% macro p() %}1{% endmacro %}")
+    (project / "dbt_packages").mkdir()
+    (project / "dbt_packages" / "cdc_history").symlink_to(package, target_is_directory=True)
+    before = code_fingerprint(project, ["run"])
+    (package / "macros" / "p.sql").write_text("{% macro p() %}2{% endmacro %}")
+    assert code_fingerprint(project, ["run"]) != before
+
+
 def test_vars_change_it_and_other_arguments_do_not(project: Path) -> None:
     plain = code_fingerprint(project, ["run"])
     assert code_fingerprint(project, ["build", "--select", "x", "--threads", "2"]) == plain
