@@ -23,11 +23,14 @@
         {%- do graph.update({'cdc_landed_files_listing': memo}) -%}
     {%- endif -%}
     {%- if source_system not in memo -%}
-        {%- set listing = graph.nodes.values()
+        {#- the calling node's own package's list first (ours, when a user's project
+            defines no list of its own, is another package's) -#}
+        {%- set lists = graph.nodes.values()
             | selectattr('resource_type', 'equalto', 'model')
-            | selectattr('package_name', 'equalto', model.package_name)
             | selectattr('name', 'equalto', 'stg_' ~ source_system ~ '__landed_files')
-            | first -%}
+            | list -%}
+        {%- set own = lists | selectattr('package_name', 'equalto', model.package_name) | list -%}
+        {%- set listing = (own or lists) | first -%}
         {%- set listing_relation = api.Relation.create(
             schema=listing.schema, identifier=listing.alias) -%}
         {%- set files = {} -%}
