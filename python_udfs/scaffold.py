@@ -50,6 +50,9 @@ from typing import Any
 import jinja2
 import yaml
 
+from python_udfs.package_files import dbt_package_dir
+from python_udfs.var_defaults import jinja_literal, package_defaults
+
 # the rule of macros/cdc/cdc_is_table_name.sql (test_scaffold.py checks they agree); whole
 # names only (fullmatch: `$` alone would let a trailing line feed through)
 TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -257,9 +260,17 @@ def _placeholders(pattern: str) -> list[str]:
     return [match.group("name") for match in PLACEHOLDER.finditer(pattern)]
 
 
+def templates_root(project_dir: Path) -> Path:
+    """The folder of the templates: the project's own scaffold/ (ours, or a user's copy
+    with templates of their own), else the installed package's (a project `cdc-dbt init`
+    created)."""
+    own = project_dir / "scaffold"
+    return own if own.is_dir() else dbt_package_dir() / "scaffold"
+
+
 def find_templates(project_dir: Path) -> list[Template]:
     """Every template under scaffold/, in path order, each with its output pattern."""
-    root = project_dir / "scaffold"
+    root = templates_root(project_dir)
     templates: list[Template] = []
     for path in sorted(root.rglob(f"*{TEMPLATE_SUFFIX}")):
         relative = path.relative_to(root)
@@ -269,22 +280,22 @@ def find_templates(project_dir: Path) -> list[Template]:
         directive = OUTPUT_DIRECTIVE.match(first_line)
         if not directive:
             raise ScaffoldError(
-                f"{path.relative_to(project_dir)}: the first line must be "
+                f"scaffold/{relative.as_posix()}: the first line must be "
                 "'[# output: <path> #]' (name partials _<name>.j2)"
             )
         output = directive.group("path")
         if Path(output).is_absolute() or ".." in Path(output).parts:
             raise ScaffoldError(
-                f"{path.relative_to(project_dir)}: output {output} leaves the project"
+                f"scaffold/{relative.as_posix()}: output {output} leaves the project"
             )
         if _header_for(output, "x") is None:
             raise ScaffoldError(
-                f"{path.relative_to(project_dir)}: no header comment style for {output} "
+                f"scaffold/{relative.as_posix()}: no header comment style for {output} "
                 "(.sql, .yml, .yaml)"
             )
         templates.append(
             Template(
-                path=str(path.relative_to(project_dir)),
+                path=f"scaffold/{relative.as_posix()}",
                 name=relative.as_posix(),
                 folder=relative.parts[0],
                 output=output,
@@ -296,7 +307,7 @@ def find_templates(project_dir: Path) -> list[Template]:
 
 def _environment(project_dir: Path) -> jinja2.Environment:
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(project_dir / "scaffold"),
+        loader=jinja2.FileSystemLoader(templates_root(project_dir)),
         block_start_string="[%",
         block_end_string="%]",
         variable_start_string="[[",
@@ -311,7 +322,28 @@ def _environment(project_dir: Path) -> jinja2.Environment:
     )
     environment.filters["yaml"] = yaml_scalar
     environment.filters["kafka_landed_table_name"] = kafka_landed_table_name
+    environment.globals["var_default"] = var_default
     return environment
+
+
+def var_default(name: str) -> str:
+    """The package's default of var `name` (python_udfs.var_defaults) as a Jinja string
+    literal in single quotes, for a generated YAML file's `var(name, default)`: a node of a
+    user's project sees only that project's vars, and YAML properties cannot call our
+    cdc_var. Only text without quotes or backslashes (it sits inside a double-quoted YAML
+    string); a mapping default, e.g. cdc_tables, is written as a Jinja literal."""
+    defaults = package_defaults(dbt_package_dir())
+    if name not in defaults:
+        raise ScaffoldError(f"template: var {name} has no default in the package's dbt_project.yml")
+    value = defaults[name]
+    if isinstance(value, str):
+        if any(character in value for character in "'\"\\"):
+            raise ScaffoldError(f"template: the default of var {name} holds a quote or backslash")
+        return f"'{value}'"
+    literal = jinja_literal(value)
+    if '"' in literal or "\\" in literal:
+        raise ScaffoldError(f"template: the default of var {name} holds a quote or backslash")
+    return literal
 
 
 def kafka_landed_table_name(topic: object) -> str:

@@ -120,28 +120,32 @@ def test_renders_every_file_of_every_table(project: Project) -> None:
     [
         pytest.param(
             "models/intermediate/change_images/int_hr__change_images.sql",
-            "{{ table_change_images('hr') }}",
+            "{{ cdc_history.table_change_images('hr') }}",
             id="change images",
         ),
         pytest.param(
-            "models/marts/hr/dim_hr_history.sql", "{{ history_from_changes('hr') }}", id="history"
+            "models/marts/hr/dim_hr_history.sql",
+            "{{ cdc_history.history_from_changes('hr') }}",
+            id="history",
         ),
         pytest.param(
             "models/marts/hr/dim_hr_current.sql",
-            "{{ current_state('hr') }}",
+            "{{ cdc_history.current_state('hr') }}",
             id="current state",
         ),
         pytest.param(
-            "models/marts/hr/dim_hr_as_of.sql", "{{ point_in_time('hr') }}", id="point in time"
+            "models/marts/hr/dim_hr_as_of.sql",
+            "{{ cdc_history.point_in_time('hr') }}",
+            id="point in time",
         ),
         pytest.param(
             "models/staging/qlik_ct/stg_qlik_ct__hr.sql",
-            "{{ stage_qlik_change_table('hr') }}",
+            "{{ cdc_history.stage_qlik_change_table('hr') }}",
             id="qlik change table",
         ),
         pytest.param(
             "models/staging/qlik_ct/stg_qlik_ct__hr_baseline.sql",
-            "{{ stage_qlik_full_load('hr') }}",
+            "{{ cdc_history.stage_qlik_full_load('hr') }}",
             id="qlik full load",
         ),
     ],
