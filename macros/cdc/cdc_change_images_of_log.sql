@@ -11,16 +11,16 @@
         next one's changes) passes `invalidated_by` and `invalidating` (as cdc_append_plan
         takes them, and registers images_rebuildable): the images are then planned by
         cdc_append_plan and built again whole when such rows were loaded since. -#}
-    {%- set columns = cdc_table_columns(table_name) -%}
-    {%- if cdc_inputs_unchanged() -%}
-        {{ return(cdc_nothing_new()) }}
+    {%- set columns = cdc_history.cdc_table_columns(table_name) -%}
+    {%- if cdc_history.cdc_inputs_unchanged() -%}
+        {{ return(cdc_history.cdc_nothing_new()) }}
     {%- endif -%}
-    {%- set condition = 'upstream.source_table = ' ~ sql_string_literal(table_name) -%}
-    {%- set watermark = cdc_watermark(changes, condition) if invalidated_by is none
-        else cdc_append_plan(changes, condition, 'loaded_at', invalidated_by, invalidating) -%}
+    {%- set condition = 'upstream.source_table = ' ~ cdc_history.sql_string_literal(table_name) -%}
+    {%- set watermark = cdc_history.cdc_watermark(changes, condition) if invalidated_by is none
+        else cdc_history.cdc_append_plan(changes, condition, 'loaded_at', invalidated_by, invalidating) -%}
     {%- set since = watermark.since -%}
     {%- if since and watermark.newer == 0 -%}
-        {{ return(cdc_nothing_new()) }}
+        {{ return(cdc_history.cdc_nothing_new()) }}
     {%- endif %}
 with
 
@@ -29,9 +29,9 @@ changes as (
     select *
     from {{ changes }}
     where
-        source_table = {{ sql_string_literal(table_name) }}
+        source_table = {{ cdc_history.sql_string_literal(table_name) }}
         {%- if since %}
-        and loaded_at > timestamp {{ sql_string_literal(since) }}
+        and loaded_at > timestamp {{ cdc_history.sql_string_literal(since) }}
         {%- endif %}
 
 ),
@@ -48,7 +48,7 @@ unfolded as (
         image.*,
         changes.loaded_at
     from changes
-    {{ cdc_log_images_lateral_view('changes', columns) }}
+    {{ cdc_history.cdc_log_images_lateral_view('changes', columns) }}
 
 )
 

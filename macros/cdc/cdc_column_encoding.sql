@@ -7,11 +7,11 @@
         idm_jdbc base64, the JDBC driver logs bytes as Base64). A format without a default
         (qlik_ct) has none: a binary column landed as text must be configured (qlik_ct_layout
         stops the run). -#}
-    {%- set table = cdc_table_config(table_name) -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
     {%- for name, encoding in table.get('column_encodings', {}).items() -%}
         {%- if name | lower == column_name | lower -%}
             {{ return(encoding) }}
         {%- endif -%}
     {%- endfor -%}
-    {{ return(cdc_source_system_config(table.source_system).get('column_encoding_default')) }}
+    {{ return(cdc_history.cdc_source_system_config(table.source_system).get('column_encoding_default')) }}
 {%- endmacro %}

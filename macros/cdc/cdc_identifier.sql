@@ -5,7 +5,7 @@
     {%- if not what -%}
         {{ exceptions.raise_compiler_error("cdc_identifier: what is required") }}
     {%- endif -%}
-    {%- if not cdc_is_identifier(name) -%}
+    {%- if not cdc_history.cdc_is_identifier(name) -%}
         {{ exceptions.raise_compiler_error(
             "cdc_identifier: " ~ what ~ " is '" ~ name ~ "', which is not an "
             ~ "identifier (^[A-Za-z_][A-Za-z0-9_]*$); it reaches SQL as an identifier") }}

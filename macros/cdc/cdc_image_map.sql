@@ -3,8 +3,8 @@
         in column order; the inverse of cdc_text_value per column. -#}
     map(
         {%- for column in columns %}
-        {{ sql_string_literal(column.name) }},
-        {{ cdc_value_text(relation_alias ~ '.' ~ column.name, column.type) }}
+        {{ cdc_history.sql_string_literal(column.name) }},
+        {{ cdc_history.cdc_value_text(relation_alias ~ '.' ~ column.name, column.type) }}
         {{- ',' if not loop.last }}
         {%- endfor %}
     )

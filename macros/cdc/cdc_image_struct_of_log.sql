@@ -15,9 +15,9 @@
             'image', {{ kind.image }},
             {%- else %}
             {%- for column in columns %}
-            {{ sql_string_literal(column.name) }},
-            {{ cdc_text_value(
-                kind.image ~ '[' ~ sql_string_literal(column.name) ~ ']', column.type
+            {{ cdc_history.sql_string_literal(column.name) }},
+            {{ cdc_history.cdc_text_value(
+                kind.image ~ '[' ~ cdc_history.sql_string_literal(column.name) ~ ']', column.type
             ) }},
             {%- endfor %}
             {%- endif %}

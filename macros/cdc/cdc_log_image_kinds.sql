@@ -20,7 +20,7 @@
         not every column NULL). -#}
     {%- set before_complete = '(' ~ changes ~ '.image_complete and coalesce(size('
         ~ changes ~ '.before_image) = size(' ~ changes ~ '.after_image), false))' -%}
-    {%- set old_pk_string = cdc_pk_string_of_map(changes ~ '.pk_before') -%}
+    {%- set old_pk_string = cdc_history.cdc_pk_string_of_map(changes ~ '.pk_before') -%}
     {{ return([
         {
             'when': changes ~ ".op in ('I', 'U')",

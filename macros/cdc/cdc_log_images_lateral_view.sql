@@ -6,8 +6,8 @@
         fct_cdc_change_images's unfolding. -#}
     lateral view inline(filter(
         array(
-            {%- for kind in cdc_log_image_kinds(changes) %}
-            {{ cdc_image_struct_of_log(columns, kind) }}{{ ',' if not loop.last }}
+            {%- for kind in cdc_history.cdc_log_image_kinds(changes) %}
+            {{ cdc_history.cdc_image_struct_of_log(columns, kind) }}{{ ',' if not loop.last }}
             {%- endfor %}
         ),
         unfolded_image -> unfolded_image is not null

@@ -3,8 +3,8 @@
         a row-image map expression. -#}
     map(
         {%- for name in key_columns %}
-        {{ sql_string_literal(name | lower) }},
-        {{ image }}[{{ sql_string_literal(name | lower) }}]{{ ',' if not loop.last }}
+        {{ cdc_history.sql_string_literal(name | lower) }},
+        {{ image }}[{{ cdc_history.sql_string_literal(name | lower) }}]{{ ',' if not loop.last }}
         {%- endfor %}
     )
 {%- endmacro %}

@@ -8,8 +8,8 @@
     {%- endif -%}
     concat(
         {%- for name in key_columns %}
-        {{ sql_string_literal(('+' if not loop.first else '') ~ name | lower ~ '=') }},
-        {{ cdc_quote_key_value('(' ~ value_pattern.replace('{column}', name | lower) ~ ')') }}
+        {{ cdc_history.sql_string_literal(('+' if not loop.first else '') ~ name | lower ~ '=') }},
+        {{ cdc_history.cdc_quote_key_value('(' ~ value_pattern.replace('{column}', name | lower) ~ ')') }}
         {{- ',' if not loop.last }}
         {%- endfor %}
     )

@@ -3,7 +3,7 @@
     array_join(
         transform(
             map_entries({{ key_map }}),
-            entry -> concat(entry.key, '=', {{ cdc_quote_key_value('entry.value') }})
+            entry -> concat(entry.key, '=', {{ cdc_history.cdc_quote_key_value('entry.value') }})
         ),
         '+'
     )

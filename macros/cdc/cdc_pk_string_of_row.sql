@@ -5,10 +5,10 @@
     {%- set types = {} -%}
     {%- for column in columns -%}{%- do types.update({column.name: column.type}) -%}{%- endfor -%}
     concat(
-        {%- for name in cdc_key_columns(table_name) %}
-        {{ sql_string_literal(('+' if not loop.first else '') ~ name ~ '=') }},
-        {{ cdc_quote_key_value(
-            '(' ~ cdc_value_text(relation_alias ~ '.' ~ name, types[name]) ~ ')'
+        {%- for name in cdc_history.cdc_key_columns(table_name) %}
+        {{ cdc_history.sql_string_literal(('+' if not loop.first else '') ~ name ~ '=') }},
+        {{ cdc_history.cdc_quote_key_value(
+            '(' ~ cdc_history.cdc_value_text(relation_alias ~ '.' ~ name, types[name]) ~ ')'
         ) }}
         {{- ',' if not loop.last }}
         {%- endfor %}

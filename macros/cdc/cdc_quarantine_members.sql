@@ -7,14 +7,14 @@
         holds every row of a landed table (the quarantine_id's occurrence number counts
         within one). -#}
     {%- set members = [] -%}
-    {%- for system in cdc_source_systems_enabled() -%}
-        {%- set hook = cdc_format_hook(system, 'quarantine_members') -%}
+    {%- for system in cdc_history.cdc_source_systems_enabled() -%}
+        {%- set hook = cdc_history.cdc_format_hook(system, 'quarantine_members') -%}
         {%- if hook is not none -%}
             {%- do members.extend(hook()) -%}
         {%- else -%}
             {%- set member -%}
     select
-        {{- cdc_select_columns(cdc_quarantine_columns(), 'quarantined') }}
+        {{- cdc_history.cdc_select_columns(cdc_history.cdc_quarantine_columns(), 'quarantined') }}
     from {{ ref('int_' ~ system ~ '__rows_quarantined') }} as quarantined
             {%- endset -%}
             {%- do members.append(member) -%}

@@ -20,7 +20,7 @@
         (cdc_format_hook_names: change_images always; that each is a macro, and that no
         such macro is left out, cdc_validate_format_hooks checks once a command); nothing
         else. -#}
-    {%- set systems = var('cdc_source_systems', none) -%}
+    {%- set systems = cdc_history.cdc_var('cdc_source_systems', none) -%}
     {%- if systems is not mapping -%}
         {{ exceptions.raise_compiler_error(
             "cdc_source_system_config: var cdc_source_systems must map each source system to "
@@ -72,7 +72,7 @@
           or values | length == 0 -%}
         {%- do bad.append(values) -%}
     {%- else -%}
-        {%- for value in values if not cdc_is_table_name(value) -%}
+        {%- for value in values if not cdc_history.cdc_is_table_name(value) -%}
             {%- do bad.append(value) -%}
         {%- endfor -%}
     {%- endif -%}
@@ -102,7 +102,7 @@
                 where ~ ".required_keys must include '" ~ key ~ "'") }}
         {%- endif -%}
     {%- endfor -%}
-    {%- set known_hooks = cdc_format_hook_names() -%}
+    {%- set known_hooks = cdc_history.cdc_format_hook_names() -%}
     {%- set hooks = system.get('hooks', []) -%}
     {%- if hooks is string or hooks is mapping or hooks is not iterable
           or hooks | reject('string') | list

@@ -3,10 +3,10 @@
         sorted: the systems whose models are enabled and whose canonical models the change
         log and the quarantine union. Checks the configuration first (cdc_validate_config,
         once a command): every format's models are enabled by this while dbt parses. -#}
-    {%- do cdc_validate_config() -%}
-    {%- set configured = var('cdc_tables').values() | map(attribute='source_system') | list -%}
+    {%- do cdc_history.cdc_validate_config() -%}
+    {%- set configured = cdc_history.cdc_var('cdc_tables').values() | map(attribute='source_system') | list -%}
     {%- set systems = [] -%}
-    {%- for system in var('cdc_source_systems').keys() | sort -%}
+    {%- for system in cdc_history.cdc_var('cdc_source_systems').keys() | sort -%}
         {%- if system in configured -%}{%- do systems.append(system) -%}{%- endif -%}
     {%- endfor -%}
     {{ return(systems) }}

@@ -2,7 +2,7 @@
     {#- `tables` (a mapping or a list) cut into consecutive batches of at most
         cdc_tables_per_statement() entries each, in their order: a list of mappings (each
         entry with its value) or of lists; an empty list for no tables. -#}
-    {%- set size = cdc_tables_per_statement() -%}
+    {%- set size = cdc_history.cdc_tables_per_statement() -%}
     {%- set names = tables | list -%}
     {%- set batches = [] -%}
     {%- for start in range(0, names | length, size) -%}

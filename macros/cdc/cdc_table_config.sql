@@ -16,8 +16,8 @@
         among the declared columns, if any, and neither list repeats a name (in any case).
         cdc_validate_tables runs this for every entry at parse time, from cdc_validate_config,
         which this calls first (once a command). -#}
-    {%- do cdc_validate_config() -%}
-    {%- set tables = var('cdc_tables', none) -%}
+    {%- do cdc_history.cdc_validate_config() -%}
+    {%- set tables = cdc_history.cdc_var('cdc_tables', none) -%}
     {%- if tables is not mapping -%}
         {{ exceptions.raise_compiler_error(
             "cdc_table_config: var cdc_tables must map each table name to its settings") }}
@@ -31,7 +31,7 @@
     {%- set identifier_rule = "; names reach SQL as identifiers" -%}
     {%- set table_name_rule = " must match ^[a-z][a-z0-9_]*$ (lower case letters, digits and"
         ~ " underscores, a letter first): it becomes part of model and file names" -%}
-    {%- if not cdc_is_table_name(table_name) -%}
+    {%- if not cdc_history.cdc_is_table_name(table_name) -%}
         {{ exceptions.raise_compiler_error(where ~ ": the table name" ~ table_name_rule) }}
     {%- endif -%}
     {%- set table = tables[table_name] -%}
@@ -41,10 +41,10 @@
     {%- endif -%}
 
     {#- ---------- keys allowed by the source system -#}
-    {%- set systems = var('cdc_source_systems', none) -%}
+    {%- set systems = cdc_history.cdc_var('cdc_source_systems', none) -%}
     {%- if systems is not mapping -%}
         {#- stops with the registry's own message -#}
-        {%- do cdc_source_system_config(none) -%}
+        {%- do cdc_history.cdc_source_system_config(none) -%}
     {%- endif -%}
     {%- set registered = systems.keys() | map('string') | sort | join(', ') -%}
     {%- if 'source_system' not in table -%}
@@ -58,7 +58,7 @@
             where ~ ": source_system '" ~ source_system ~ "' is not registered in var "
             ~ "cdc_source_systems (registered: " ~ registered ~ ")") }}
     {%- endif -%}
-    {%- set system = cdc_source_system_config(source_system) -%}
+    {%- set system = cdc_history.cdc_source_system_config(source_system) -%}
     {#- the history options (cdc_history_options) are the same for every source system -#}
     {%- set allowed = system.get('required_keys', []) + system.get('optional_keys', []) + [
         'track_history_columns', 'track_history_except_columns', 'ignore_null_updates',
@@ -106,7 +106,7 @@
     {%- for key, names in named.items() -%}
         {%- set seen = [] -%}
         {%- for name in names -%}
-            {%- if not cdc_is_identifier(name) -%}
+            {%- if not cdc_history.cdc_is_identifier(name) -%}
                 {{ exceptions.raise_compiler_error(
                     where ~ ": " ~ key ~ " name '" ~ name ~ "' is not an identifier "
                     ~ "(^[A-Za-z_][A-Za-z0-9_]*$)" ~ identifier_rule) }}
@@ -129,7 +129,7 @@
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
-    {%- if 'snapshot_table' in table and not cdc_is_table_name(table['snapshot_table']) -%}
+    {%- if 'snapshot_table' in table and not cdc_history.cdc_is_table_name(table['snapshot_table']) -%}
         {{ exceptions.raise_compiler_error(
             where ~ ": snapshot_table '" ~ table['snapshot_table'] ~ "'" ~ table_name_rule) }}
     {%- endif -%}

@@ -17,8 +17,8 @@
         {'name': 'is_before_image', 'data_type': 'boolean'},
         {'name': 'row_exists', 'data_type': 'boolean'}
     ] -%}
-    {%- for column in cdc_table_columns(table_name) -%}
-        {%- do columns.append({'name': column.name, 'data_type': cdc_spark_type_name(column.type)}) -%}
+    {%- for column in cdc_history.cdc_table_columns(table_name) -%}
+        {%- do columns.append({'name': column.name, 'data_type': cdc_history.cdc_spark_type_name(column.type)}) -%}
     {%- endfor -%}
     {%- do columns.extend([
         {'name': 'image_complete', 'data_type': 'boolean'},

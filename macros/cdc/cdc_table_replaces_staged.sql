@@ -5,8 +5,8 @@
         positions it applied: the format's hook <system>_table_replaces_staged(table_name)
         answers (qlik_ct_table_replaces_staged: duplicate_resolution latest_load); false for
         a format without one. Names no format. -#}
-    {%- set hook = cdc_format_hook(
-        cdc_table_config(table_name).source_system, 'table_replaces_staged') -%}
+    {%- set hook = cdc_history.cdc_format_hook(
+        cdc_history.cdc_table_config(table_name).source_system, 'table_replaces_staged') -%}
     {%- if hook is none -%}
         {{ return(false) }}
     {%- endif -%}

@@ -8,6 +8,6 @@
         tables the log took 122 to 133 s as one statement, 85 to 92 s as four
         (BENCHMARKS.md section 57).
         A whole number of at least 1, checked by cdc_validate_vars while dbt parses. -#}
-    {{ return(cdc_whole_number_var(
+    {{ return(cdc_history.cdc_whole_number_var(
         'cdc_tables_per_statement', 25, 'cdc_tables_per_statement')) }}
 {% endmacro %}

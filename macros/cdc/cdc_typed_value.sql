@@ -11,7 +11,7 @@
     {%- endif -%}
     {%- set data_type = data_type | lower -%}
     {%- if data_type == 'binary' and encoding -%}
-        {{ cdc_binary_from_text(expression, encoding) }}
+        {{ cdc_history.cdc_binary_from_text(expression, encoding) }}
     {%- elif data_type == 'string' -%}
         cast({{ expression }} as string)
     {%- else -%}

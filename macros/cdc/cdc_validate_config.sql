@@ -19,13 +19,13 @@
         {{ return(none) }}
     {%- endif -%}
     {%- do memo.update({'cdc_config_validated': invocation_id}) -%}
-    {%- do cdc_validate_tables() -%}
-    {%- do cdc_validate_format_hooks() -%}
-    {%- do cdc_validate_vars() -%}
-    {%- for source_system in cdc_source_systems_enabled() -%}
-        {%- do cdc_validate_landing(source_system) -%}
-        {%- do cdc_landing_reader_options(source_system) -%}
-        {%- set landed_tables = cdc_format_hook(source_system, 'landed_tables') -%}
+    {%- do cdc_history.cdc_validate_tables() -%}
+    {%- do cdc_history.cdc_validate_format_hooks() -%}
+    {%- do cdc_history.cdc_validate_vars() -%}
+    {%- for source_system in cdc_history.cdc_source_systems_enabled() -%}
+        {%- do cdc_history.cdc_validate_landing(source_system) -%}
+        {%- do cdc_history.cdc_landing_reader_options(source_system) -%}
+        {%- set landed_tables = cdc_history.cdc_format_hook(source_system, 'landed_tables') -%}
         {%- if landed_tables is not none -%}
             {%- do landed_tables() -%}
         {%- endif -%}

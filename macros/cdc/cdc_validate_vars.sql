@@ -10,17 +10,17 @@
         <system>_validate_vars when the format provides one (qlik_ct_validate_vars,
         idm_jdbc_validate_vars), so this macro names no format. A format's landed table
         names are checked by its <system>_landed_tables (cdc_validate_config). -#}
-    {%- set systems = var('cdc_source_systems', {}) -%}
+    {%- set systems = cdc_history.cdc_var('cdc_source_systems', {}) -%}
     {%- for source_system in (systems if systems is mapping else {}) -%}
         {%- set schema_var = source_system ~ '_schema' -%}
-        {%- if var(schema_var, none) is not none -%}
-            {%- do cdc_identifier(var(schema_var), 'var ' ~ schema_var) -%}
+        {%- if cdc_history.cdc_var(schema_var, none) is not none -%}
+            {%- do cdc_history.cdc_identifier(cdc_history.cdc_var(schema_var), 'var ' ~ schema_var) -%}
         {%- endif -%}
-        {%- set validate_vars = cdc_format_hook(source_system, 'validate_vars') -%}
+        {%- set validate_vars = cdc_history.cdc_format_hook(source_system, 'validate_vars') -%}
         {%- if validate_vars is not none -%}
             {%- do validate_vars() -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- do cdc_key_move_chain_limit() -%}
-    {%- do cdc_tables_per_statement() -%}
+    {%- do cdc_history.cdc_key_move_chain_limit() -%}
+    {%- do cdc_history.cdc_tables_per_statement() -%}
 {% endmacro %}

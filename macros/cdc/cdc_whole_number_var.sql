@@ -3,7 +3,7 @@
         whole number of at least 1 (not a boolean, not text, not 2.5); else a compile error
         naming the var and the macro that reads it (`checked_by`). The one check behind
         cdc_key_move_chain_limit and cdc_tables_per_statement. -#}
-    {%- set value = var(name, default) -%}
+    {%- set value = cdc_history.cdc_var(name, default) -%}
     {%- if value is boolean or value is not number or value != value | int or value < 1 -%}
         {{ exceptions.raise_compiler_error(
             checked_by ~ ": var " ~ name ~ " must be a whole number of at least 1, got "

@@ -3,6 +3,6 @@
     {%- if values | length == 0 -%}
         cast(array() as array<string>)
     {%- else -%}
-        array({{ sql_string_list(values) }})
+        array({{ cdc_history.sql_string_list(values) }})
     {%- endif -%}
 {% endmacro %}

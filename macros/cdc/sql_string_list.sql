@@ -2,6 +2,6 @@
     {#- 'a', 'b', ...: the values as string literals, comma-separated, for `in (...)` and
         `array(...)`; empty text when there are none. -#}
     {%- for value in values -%}
-        {{ sql_string_literal(value) }}{{ ', ' if not loop.last }}
+        {{ cdc_history.sql_string_literal(value) }}{{ ', ' if not loop.last }}
     {%- endfor -%}
 {% endmacro %}

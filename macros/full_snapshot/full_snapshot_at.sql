@@ -5,6 +5,6 @@
     {%- if snapshot_id == 'version' -%}
     cast(null as timestamp)
     {%- else -%}
-    {{ full_snapshot_time(text) }}
+    {{ cdc_history.full_snapshot_time(text) }}
     {%- endif -%}
 {%- endmacro %}

@@ -5,7 +5,7 @@
         been staged since (int_full_snapshot__snapshots, is_late): placing it in order
         changes the changes derived for the snapshot after it. -#}
     {%- set snapshots = ref('int_full_snapshot__snapshots') -%}
-    {{ return(cdc_change_images_of_log(
+    {{ return(cdc_history.cdc_change_images_of_log(
         table_name, ref('int_full_snapshot__changes_canonical'),
         invalidated_by=snapshots, invalidating='is_late')) }}
 {% endmacro %}

@@ -21,18 +21,18 @@
     {%- if since and execute -%}
         {%- set applied = run_query(
             'select coalesce(max(order_key), \'\') from ' ~ snapshots_relation
-            ~ ' where source_table = ' ~ sql_string_literal(table_name)
-            ~ ' and loaded_at <= timestamp ' ~ sql_string_literal(since)
+            ~ ' where source_table = ' ~ cdc_history.sql_string_literal(table_name)
+            ~ ' and loaded_at <= timestamp ' ~ cdc_history.sql_string_literal(since)
         ).columns[0].values()[0] -%}
     {%- endif -%}
-    {%- set after_applied = sql_string_literal(applied) %}
+    {%- set after_applied = cdc_history.sql_string_literal(applied) %}
 with
 
 snapshots as (
 
     select listed.*
     from {{ snapshots_relation }} as listed
-    where listed.source_table = {{ sql_string_literal(table_name) }}
+    where listed.source_table = {{ cdc_history.sql_string_literal(table_name) }}
 
 ),
 
@@ -145,7 +145,7 @@ events as (
                 this_table.order_key
             ) as state
         from {{ this }} as this_table
-        where this_table.source_table = {{ sql_string_literal(table_name) }}
+        where this_table.source_table = {{ cdc_history.sql_string_literal(table_name) }}
         group by 1
     ) as logged
     left semi join observed

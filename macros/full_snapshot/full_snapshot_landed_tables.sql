@@ -4,8 +4,8 @@
         the run naming both: each would take the other's rows for its own snapshots. -#}
     {%- set landed = {} -%}
     {%- set names = [] -%}
-    {%- for table_name in cdc_tables_of('full_snapshot') -%}
-        {%- set name = full_snapshot_table_settings(table_name).landed_table -%}
+    {%- for table_name in cdc_history.cdc_tables_of('full_snapshot') -%}
+        {%- set name = cdc_history.full_snapshot_table_settings(table_name).landed_table -%}
         {%- if name | lower in landed -%}
             {{ exceptions.raise_compiler_error(
                 "full_snapshot: cdc_tables." ~ landed[name | lower] ~ " and cdc_tables."

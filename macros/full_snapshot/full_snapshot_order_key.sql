@@ -8,12 +8,12 @@
     {%- if snapshot_id == 'version' -%}
         {%- set pattern = '^[vV]?([0-9]{1,20})$' -%}
     case
-        when {{ text }} rlike {{ sql_string_literal(pattern) }}
+        when {{ text }} rlike {{ cdc_history.sql_string_literal(pattern) }}
             then lpad(
-                regexp_extract({{ text }}, {{ sql_string_literal(pattern) }}, 1), 20, '0'
+                regexp_extract({{ text }}, {{ cdc_history.sql_string_literal(pattern) }}, 1), 20, '0'
             )
     end
     {%- else -%}
-    date_format({{ full_snapshot_time(text) }}, 'yyyyMMddHHmmssSSSSSS')
+    date_format({{ cdc_history.full_snapshot_time(text) }}, 'yyyyMMddHHmmssSSSSSS')
     {%- endif -%}
 {%- endmacro %}

@@ -7,19 +7,19 @@
         time, full_snapshot_time) or `version` (a version number, full_snapshot_order_key)}.
         Both names are checked as identifiers; a landing other than files without
         snapshot_column, or another snapshot_id, stops the run naming the table. -#}
-    {%- set table = cdc_table_config(table_name) -%}
-    {%- set landed_table = cdc_identifier(
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
+    {%- set landed_table = cdc_history.cdc_identifier(
         table.get('landed_table', table_name),
         'cdc_tables.' ~ table_name ~ '.landed_table') -%}
     {%- set snapshot_column = table.get('snapshot_column') -%}
     {%- if snapshot_column -%}
-        {%- set snapshot_column = cdc_identifier(
+        {%- set snapshot_column = cdc_history.cdc_identifier(
             snapshot_column | lower, 'cdc_tables.' ~ table_name ~ '.snapshot_column') -%}
-    {%- elif var('full_snapshot_landing') != 'files' -%}
+    {%- elif cdc_history.cdc_var('full_snapshot_landing') != 'files' -%}
         {{ exceptions.raise_compiler_error(
             "full_snapshot: cdc_tables." ~ table_name ~ " needs snapshot_column (the column "
             ~ "naming each row's snapshot): only files mode can take the snapshot from the "
-            ~ "file name (full_snapshot_landing is '" ~ var('full_snapshot_landing') ~ "')") }}
+            ~ "file name (full_snapshot_landing is '" ~ cdc_history.cdc_var('full_snapshot_landing') ~ "')") }}
     {%- endif -%}
     {%- set snapshot_id = table.get('snapshot_id', 'time') -%}
     {%- if snapshot_id not in ['time', 'version'] -%}

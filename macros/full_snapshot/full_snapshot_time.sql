@@ -9,19 +9,19 @@
     {%- set pattern = '^([0-9]{4})-?([0-9]{2})-?([0-9]{2})'
         ~ '(?:[T _]?([0-9]{2})[-:]?([0-9]{2})(?:[-:]?([0-9]{2})(?:[.]([0-9]{1,6}))?)?)?Z?$' -%}
     case
-        when {{ text }} rlike {{ sql_string_literal(pattern) }}
+        when {{ text }} rlike {{ cdc_history.sql_string_literal(pattern) }}
             then try_to_timestamp(
                 concat(
-                    regexp_extract({{ text }}, {{ sql_string_literal(pattern) }}, 1), '-',
-                    regexp_extract({{ text }}, {{ sql_string_literal(pattern) }}, 2), '-',
-                    regexp_extract({{ text }}, {{ sql_string_literal(pattern) }}, 3), ' ',
+                    regexp_extract({{ text }}, {{ cdc_history.sql_string_literal(pattern) }}, 1), '-',
+                    regexp_extract({{ text }}, {{ cdc_history.sql_string_literal(pattern) }}, 2), '-',
+                    regexp_extract({{ text }}, {{ cdc_history.sql_string_literal(pattern) }}, 3), ' ',
                     coalesce(nullif(
-                        regexp_extract({{ text }}, {{ sql_string_literal(pattern) }}, 4), ''), '00'), ':',
+                        regexp_extract({{ text }}, {{ cdc_history.sql_string_literal(pattern) }}, 4), ''), '00'), ':',
                     coalesce(nullif(
-                        regexp_extract({{ text }}, {{ sql_string_literal(pattern) }}, 5), ''), '00'), ':',
+                        regexp_extract({{ text }}, {{ cdc_history.sql_string_literal(pattern) }}, 5), ''), '00'), ':',
                     coalesce(nullif(
-                        regexp_extract({{ text }}, {{ sql_string_literal(pattern) }}, 6), ''), '00'), '.',
-                    rpad(regexp_extract({{ text }}, {{ sql_string_literal(pattern) }}, 7), 6, '0')
+                        regexp_extract({{ text }}, {{ cdc_history.sql_string_literal(pattern) }}, 6), ''), '00'), '.',
+                    rpad(regexp_extract({{ text }}, {{ cdc_history.sql_string_literal(pattern) }}, 7), 6, '0')
                 ),
                 'yyyy-MM-dd HH:mm:ss.SSSSSS'
             )

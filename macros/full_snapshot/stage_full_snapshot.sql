@@ -17,22 +17,22 @@
         files: a snapshot whose files hold no row is staged as one row without a key
         (is_key_known false, valid), so the keys of the snapshot before it end there.
         Disabled when the table is not a full_snapshot table of var cdc_tables. -#}
-    {%- set configured = var('cdc_tables').get(table_name) -%}
+    {%- set configured = cdc_history.cdc_var('cdc_tables').get(table_name) -%}
     {%- if configured is none or configured.get('source_system') != 'full_snapshot' -%}
     {{ config(enabled=false) }}
     {%- else -%}
-    {%- set settings = full_snapshot_table_settings(table_name) -%}
+    {%- set settings = cdc_history.full_snapshot_table_settings(table_name) -%}
     {{- config(
-        pre_hook=["{{ cdc_write_started('loaded_at') }}"],
-        post_hook=["{{ cdc_write_finished() }}"],
+        pre_hook=["{{ cdc_history.cdc_write_started('loaded_at') }}"],
+        post_hook=["{{ cdc_history.cdc_write_finished() }}"],
         meta={'cdc_landed_inputs': {
             'source_system': 'full_snapshot', 'tables': [settings.landed_table]}}
     ) -}}
-    {%- set files_mode = var('full_snapshot_landing') == 'files' -%}
+    {%- set files_mode = cdc_history.cdc_var('full_snapshot_landing') == 'files' -%}
     {%- set relation = source('full_snapshot', settings.landed_table) -%}
-    {%- set columns = cdc_table_columns(table_name) -%}
-    {%- set key_columns = cdc_key_columns(table_name) -%}
-    {%- set malformed_column = cdc_landing_malformed_column('full_snapshot') -%}
+    {%- set columns = cdc_history.cdc_table_columns(table_name) -%}
+    {%- set key_columns = cdc_history.cdc_key_columns(table_name) -%}
+    {%- set malformed_column = cdc_history.cdc_landing_malformed_column('full_snapshot') -%}
     {#- the landed type of each column: a binary column landed as text is decoded -#}
     {%- set landed_types = {} -%}
     {%- if execute -%}
@@ -40,14 +40,14 @@
             {%- do landed_types.update({column.name | lower: column.data_type | lower}) -%}
         {%- endfor -%}
     {%- endif -%}
-    {%- set snapshot_text = 'cast(source.' ~ cdc_quoted_name(settings.snapshot_column)
+    {%- set snapshot_text = 'cast(source.' ~ cdc_history.cdc_quoted_name(settings.snapshot_column)
         ~ ' as string)' if settings.snapshot_column
         else "regexp_extract(source.landed_file_name, '^(.*?)(__.*|[.][^.]*)?$', 1)" -%}
     {%- set snapshot_from = 'column ' ~ settings.snapshot_column if settings.snapshot_column
         else 'file name' -%}
-    {%- set landed_filter = cdc_landing_files_filter(
+    {%- set landed_filter = cdc_history.cdc_landing_files_filter(
             'full_snapshot', settings.landed_table, 'landed')
-        ~ ' and ' ~ cdc_files_not_staged('full_snapshot', 'landed', check_columns=false) -%}
+        ~ ' and ' ~ cdc_history.cdc_files_not_staged('full_snapshot', 'landed', check_columns=false) -%}
     {#- files mode, snapshots named by their files: the files of this batch that hold rows
         (asked apart, by name only: a second reference to the landed rows in the model's
         query made staging half as slow again), so a snapshot none of whose files does is
@@ -65,14 +65,14 @@
     {%- if marks_empty and execute and is_incremental() and files_with_rows -%}
         {%- set batch_order_keys = run_query(
             'select distinct '
-            ~ full_snapshot_order_key(snapshot_text.replace(
+            ~ cdc_history.full_snapshot_order_key(snapshot_text.replace(
                 'source.landed_file_name', 'named.file_name'), settings.snapshot_id)
             ~ " from (select explode(array("
-            ~ sql_string_list(files_with_rows) ~ ')) as file_name) as named'
+            ~ cdc_history.sql_string_list(files_with_rows) ~ ')) as file_name) as named'
         ).columns[0].values() -%}
     {%- endif %}
 
-{{ depends_on_landing_seed(settings.landed_table, 'full_snapshot') }}
+{{ cdc_history.depends_on_landing_seed(settings.landed_table, 'full_snapshot') }}
 
 with
 
@@ -99,9 +99,9 @@ texts as (
     select
         {{ snapshot_text }} as snapshot_text,
         {%- for column in columns %}
-        source.{{ cdc_quoted_name(column.name) }} as value_{{ loop.index }},
+        source.{{ cdc_history.cdc_quoted_name(column.name) }} as value_{{ loop.index }},
         {%- endfor %}
-        {{ cdc_malformed_record('source', malformed_column) }} as malformed_record,
+        {{ cdc_history.cdc_malformed_record('source', malformed_column) }} as malformed_record,
         source.landed_file,
         source.landed_file_modified_at
     from source
@@ -112,20 +112,20 @@ typed as (
 
     select
         texts.*,
-        {{ full_snapshot_at('texts.snapshot_text', settings.snapshot_id) }} as snapshot_at,
-        {{ full_snapshot_order_key('texts.snapshot_text', settings.snapshot_id) }}
+        {{ cdc_history.full_snapshot_at('texts.snapshot_text', settings.snapshot_id) }} as snapshot_at,
+        {{ cdc_history.full_snapshot_order_key('texts.snapshot_text', settings.snapshot_id) }}
             as order_key,
         {%- for column in columns %}
         {%- set raw = 'texts.value_' ~ loop.index %}
         {%- if column.type == 'binary' and landed_types.get(column.name) == 'string' %}
-        {%- set encoding = cdc_column_encoding(table_name, column.name) %}
+        {%- set encoding = cdc_history.cdc_column_encoding(table_name, column.name) %}
         {%- if encoding is none %}
         {{ exceptions.raise_compiler_error(
             "full_snapshot: binary column " ~ column.name ~ " of " ~ table_name
             ~ " is landed as text: cdc_tables." ~ table_name
             ~ ".column_encodings must say how it holds the bytes (hex or base64)") }}
         {%- endif %}
-        {%- set error_text = cdc_binary_text_error(column.name, encoding) %}
+        {%- set error_text = cdc_history.cdc_binary_text_error(column.name, encoding) %}
         {%- elif column.type == 'string' %}
         {%- set encoding = none %}
         {%- set error_text = none %}
@@ -133,12 +133,12 @@ typed as (
         {%- set encoding = none %}
         {%- set error_text = 'value of ' ~ column.name ~ ' does not convert to ' ~ column.type %}
         {%- endif %}
-        {%- set typed_value = cdc_typed_value(raw, column.type, encoding) %}
-        {{ cdc_value_text(typed_value, column.type) }} as text_{{ loop.index }},
+        {%- set typed_value = cdc_history.cdc_typed_value(raw, column.type, encoding) %}
+        {{ cdc_history.cdc_value_text(typed_value, column.type) }} as text_{{ loop.index }},
         {%- if error_text %}
         case
             when {{ raw }} is not null and {{ typed_value }} is null
-                then {{ sql_string_literal(error_text) }}
+                then {{ cdc_history.sql_string_literal(error_text) }}
         end as error_{{ loop.index }}{{ ',' if not loop.last }}
         {%- else %}
         cast(null as string) as error_{{ loop.index }}{{ ',' if not loop.last }}
@@ -156,7 +156,7 @@ imaged as (
         typed.order_key,
         map(
             {%- for column in columns %}
-            {{ sql_string_literal(column.name) }}, typed.text_{{ loop.index }}
+            {{ cdc_history.sql_string_literal(column.name) }}, typed.text_{{ loop.index }}
             {{- ',' if not loop.last }}
             {%- endfor %}
         ) as row_values,
@@ -169,7 +169,7 @@ imaged as (
             {%- set position = (columns | map(attribute='name') | list).index(name) + 1 %}
             case
                 when typed.text_{{ position }} is null and typed.error_{{ position }} is null
-                    then {{ sql_string_literal('null key value in ' ~ name) }}
+                    then {{ cdc_history.sql_string_literal('null key value in ' ~ name) }}
             end,
             {%- endfor %}
             {%- for column in columns %}
@@ -189,7 +189,7 @@ identified as (
 
     select
         imaged.*,
-        {{ cdc_pk_string_of_map(cdc_pk_map(key_columns, 'imaged.row_values')) }}
+        {{ cdc_history.cdc_pk_string_of_map(cdc_history.cdc_pk_map(key_columns, 'imaged.row_values')) }}
             as pk_string,
         sha2(to_json(named_struct(
             'snapshot', coalesce(imaged.order_key, concat('id:', imaged.snapshot_text)),
@@ -228,7 +228,7 @@ staged as (
     {%- if marks_empty %}
     {%- set named_keys = batch_order_keys | reject('none') | list %}
     where
-        {{ 'this_table.order_key in (' ~ sql_string_list(named_keys) ~ ')'
+        {{ 'this_table.order_key in (' ~ cdc_history.sql_string_list(named_keys) ~ ')'
            if named_keys else 'false' }}
         {%- if none in batch_order_keys %}
         or this_table.order_key is null
@@ -258,8 +258,8 @@ listed_snapshots as (
     {# the snapshot each readable file of the folder names #}
     select
         named.snapshot_text,
-        {{ full_snapshot_at('named.snapshot_text', settings.snapshot_id) }} as snapshot_at,
-        {{ full_snapshot_order_key('named.snapshot_text', settings.snapshot_id) }}
+        {{ cdc_history.full_snapshot_at('named.snapshot_text', settings.snapshot_id) }} as snapshot_at,
+        {{ cdc_history.full_snapshot_order_key('named.snapshot_text', settings.snapshot_id) }}
             as order_key,
         named.file_name,
         named.file_path,
@@ -273,7 +273,7 @@ listed_snapshots as (
             listed.modified_at
         from {{ ref('stg_full_snapshot__landed_files') }} as listed
         where
-            listed.landed_table = {{ sql_string_literal(settings.landed_table) }}
+            listed.landed_table = {{ cdc_history.sql_string_literal(settings.landed_table) }}
             and listed.is_read
     ) as named
 
@@ -309,7 +309,7 @@ empty_snapshots as (
         group by listed_snapshots.order_key
         having count_if(
             {%- if files_with_rows %}
-            listed_snapshots.file_name in ({{ sql_string_list(files_with_rows) }})
+            listed_snapshots.file_name in ({{ cdc_history.sql_string_list(files_with_rows) }})
             {%- else %}
             false
             {%- endif %}
@@ -365,8 +365,8 @@ counted as (
 judged as (
 
     select
-        {{ sql_string_literal(table_name) }} as source_table,
-        {{ sql_string_literal(settings.landed_table) }} as landed_table,
+        {{ cdc_history.sql_string_literal(table_name) }} as source_table,
+        {{ cdc_history.sql_string_literal(settings.landed_table) }} as landed_table,
         counted.snapshot_text,
         counted.snapshot_at,
         counted.order_key,
@@ -382,11 +382,11 @@ judged as (
         counted.is_key_known,
         case
             when counted.malformed_record is not null
-                then {{ cdc_malformed_reason() }}
+                then {{ cdc_history.cdc_malformed_reason() }}
             when counted.order_key is null
                 then concat(
                     'snapshot id ', coalesce(counted.snapshot_text, 'NULL'),
-                    {{ sql_string_literal(' (from the ' ~ snapshot_from ~ ') is not a '
+                    {{ cdc_history.sql_string_literal(' (from the ' ~ snapshot_from ~ ') is not a '
                         ~ ('version number' if settings.snapshot_id == 'version'
                            else 'time')) }}
                 )

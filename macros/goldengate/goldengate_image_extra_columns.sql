@@ -3,14 +3,14 @@
         (compared without case), leaving out the JSON `<column>_isMissing` flags of
         declared columns: an array of names as written. -#}
     {%- set names = [] -%}
-    {%- for column in cdc_table_columns(table_name) -%}
+    {%- for column in cdc_history.cdc_table_columns(table_name) -%}
         {%- do names.append(column.name) -%}
         {%- do names.append(column.name ~ '_ismissing') -%}
     {%- endfor -%}
     filter(
         map_keys({{ image }}),
         image_key -> not array_contains(
-            {{ sql_string_array(names) }}, lower(image_key)
+            {{ cdc_history.sql_string_array(names) }}, lower(image_key)
         )
     )
 {%- endmacro %}

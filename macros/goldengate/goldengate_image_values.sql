@@ -18,24 +18,24 @@
     {%- set readers = {} -%}
     {%- for table_name in tables -%}
         {%- set specs = [] -%}
-        {%- for column in cdc_table_columns(table_name) -%}
+        {%- for column in cdc_history.cdc_table_columns(table_name) -%}
             {%- set data_type = column.type | lower -%}
-            {%- set encoding = cdc_column_encoding(table_name, column.name)
+            {%- set encoding = cdc_history.cdc_column_encoding(table_name, column.name)
                 if data_type == 'binary' else 'base64' -%}
             {%- do readers.update({data_type ~ '|' ~ encoding: [data_type, encoding]}) -%}
             {%- do specs.append(
-                "named_struct('column', " ~ sql_string_literal(column.name)
-                ~ ", 'type', " ~ sql_string_literal(column.type)
-                ~ ", 'reader', " ~ sql_string_literal(data_type ~ '|' ~ encoding)
+                "named_struct('column', " ~ cdc_history.sql_string_literal(column.name)
+                ~ ", 'type', " ~ cdc_history.sql_string_literal(column.type)
+                ~ ", 'reader', " ~ cdc_history.sql_string_literal(data_type ~ '|' ~ encoding)
                 ~ ", 'is_key', " ~ ('true' if column.is_key else 'false')
                 ~ ", 'binary_error', "
-                ~ (sql_string_literal(cdc_binary_text_error(column.name, encoding))
+                ~ (cdc_history.sql_string_literal(cdc_history.cdc_binary_text_error(column.name, encoding))
                    if data_type == 'binary' else 'cast(null as string)')
                 ~ ")"
             ) -%}
         {%- endfor -%}
         {%- do entries.append(
-            sql_string_literal(table_name) ~ ', array(' ~ specs | join(', ') ~ ')') -%}
+            cdc_history.sql_string_literal(table_name) ~ ', array(' ~ specs | join(', ') ~ ')') -%}
     {%- endfor -%}
     transform(
         transform(
@@ -67,8 +67,8 @@
             'raw', value.raw,
             'text', case value.spec.reader
                 {%- for reader, (data_type, encoding) in readers | dictsort %}
-                when {{ sql_string_literal(reader) }}
-                    then {{ goldengate_value_text('value.raw', data_type, encoding) }}
+                when {{ cdc_history.sql_string_literal(reader) }}
+                    then {{ cdc_history.goldengate_value_text('value.raw', data_type, encoding) }}
                 {%- endfor %}
             end,
             'binary_error', value.spec.binary_error

@@ -5,14 +5,14 @@
         when {{ text }} is null then null
         when try_cast(trim({{ text }}) as bigint) is null
             then concat(
-                {{ sql_string_literal(field_name ~ ' ') }}, left({{ text }}, 60),
+                {{ cdc_history.sql_string_literal(field_name ~ ' ') }}, left({{ text }}, 60),
                 ' is not an integer'
             )
         {%- if low is not none %}
         when try_cast(trim({{ text }}) as bigint) not between {{ low }} and {{ high }}
             then concat(
-                {{ sql_string_literal(field_name ~ ' ') }}, {{ text }},
-                {{ sql_string_literal(' is not between ' ~ low ~ ' and ' ~ high) }}
+                {{ cdc_history.sql_string_literal(field_name ~ ' ') }}, {{ text }},
+                {{ cdc_history.sql_string_literal(' is not between ' ~ low ~ ' and ' ~ high) }}
             )
         {%- endif %}
     end

@@ -3,8 +3,8 @@
         goldengate_io_types(); a code it lacks is unknown. -#}
     {%- set index = {'name': 0, 'kind': 1}[part] -%}
     {%- set entries = [] -%}
-    {%- for code, entry in goldengate_io_types().items() -%}
-        {%- do entries.append(code ~ ', ' ~ sql_string_literal(entry[index])) -%}
+    {%- for code, entry in cdc_history.goldengate_io_types().items() -%}
+        {%- do entries.append(code ~ ', ' ~ cdc_history.sql_string_literal(entry[index])) -%}
     {%- endfor -%}
     map({{ entries | join(', ') }})
 {%- endmacro %}

@@ -5,14 +5,14 @@
         as identifiers (they name tables and folders; var goldengate_schema is checked with
         every format's schema, cdc_validate_vars). -#}
     {%- set landed = [] -%}
-    {%- set forms = goldengate_forms() -%}
+    {%- set forms = cdc_history.goldengate_forms() -%}
     {%- if 'trail' in forms -%}
-        {%- do landed.append(cdc_identifier(
-            var('goldengate_trail_table'), 'var goldengate_trail_table')) -%}
+        {%- do landed.append(cdc_history.cdc_identifier(
+            cdc_history.cdc_var('goldengate_trail_table'), 'var goldengate_trail_table')) -%}
     {%- endif -%}
     {%- if 'json' in forms -%}
-        {%- set json_table = cdc_identifier(
-            var('goldengate_json_table'), 'var goldengate_json_table') -%}
+        {%- set json_table = cdc_history.cdc_identifier(
+            cdc_history.cdc_var('goldengate_json_table'), 'var goldengate_json_table') -%}
         {%- if json_table in landed -%}
             {{ exceptions.raise_compiler_error(
                 "goldengate_landed_tables: vars goldengate_trail_table and "

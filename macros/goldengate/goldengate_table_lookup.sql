@@ -4,8 +4,8 @@
         its table. Two tables with the same form and name stop the run. -#}
     {%- set seen = {} -%}
     {%- set entries = [] -%}
-    {%- for table_name in cdc_tables_of('goldengate') -%}
-        {%- set settings = goldengate_table_settings(table_name) -%}
+    {%- for table_name in cdc_history.cdc_tables_of('goldengate') -%}
+        {%- set settings = cdc_history.goldengate_table_settings(table_name) -%}
         {%- set lookup_key = (settings.form ~ '|' ~ settings.source_table_name) | upper -%}
         {%- if lookup_key in seen -%}
             {{ exceptions.raise_compiler_error(
@@ -14,7 +14,7 @@
                 ~ " landing") }}
         {%- endif -%}
         {%- do seen.update({lookup_key: table_name}) -%}
-        {%- do entries.append(sql_string_literal(lookup_key) ~ ', ' ~ sql_string_literal(table_name)) -%}
+        {%- do entries.append(cdc_history.sql_string_literal(lookup_key) ~ ', ' ~ cdc_history.sql_string_literal(table_name)) -%}
     {%- endfor -%}
     {%- if entries | length == 0 -%}
         cast(map() as map<string, string>)

@@ -4,7 +4,7 @@
         source_table_name, the name GoldenGate writes (trail Name:, JSON table field;
         default <source_schema>.<table>), upper case, as the records are matched
         without case. -#}
-    {%- set table = cdc_table_config(table_name) -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
     {%- set form = table.get('form', 'trail') -%}
     {%- if form not in ['trail', 'json'] -%}
         {{ exceptions.raise_compiler_error(

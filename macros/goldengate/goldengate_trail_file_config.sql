@@ -12,12 +12,12 @@
         'partition_by': ['trail_seqno'],
         'on_schema_change': 'fail',
         'pre_hook': [
-            '{{ cdc_write_started() }}',
-            "{{ cdc_partition_overwrite_mode('DYNAMIC') }}"
+            '{{ cdc_history.cdc_write_started() }}',
+            "{{ cdc_history.cdc_partition_overwrite_mode('DYNAMIC') }}"
         ],
         'post_hook': [
-            '{{ cdc_record_table_size() }}',
-            '{{ cdc_write_finished() }}'
+            '{{ cdc_history.cdc_record_table_size() }}',
+            '{{ cdc_history.cdc_write_finished() }}'
         ]
     }) }}
 {% endmacro %}

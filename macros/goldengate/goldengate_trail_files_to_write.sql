@@ -22,7 +22,7 @@
         rewrites the files from the one its first record falls in, or the one that holds
         the start of a transaction still open there, not the whole trail. -#}
     {%- if not execute or model.resource_type != 'model' or not is_incremental()
-          or cdc_table_property(this, 'cdc.write') == 'started' -%}
+          or cdc_history.cdc_table_property(this, 'cdc.write') == 'started' -%}
         {{ return({'whole': true, 'from_file': none}) }}
     {%- endif -%}
     {%- set found = run_query(

@@ -11,7 +11,7 @@
     {%- if data_type == 'string' -%}
         {{ raw }}
     {%- elif data_type == 'binary' -%}
-        base64({{ cdc_binary_from_text(raw, encoding) }})
+        base64({{ cdc_history.cdc_binary_from_text(raw, encoding) }})
     {%- elif data_type == 'timestamp' -%}
         cast(try_cast(regexp_replace(
             trim({{ raw }}), '^([0-9]{4}-[0-9]{2}-[0-9]{2})[:]', '$1 '

@@ -16,14 +16,14 @@
         {{ exceptions.raise_compiler_error("idm_jdbc_value_errors: relation_alias is required") }}
     {%- endif -%}
     {%- set row = relation_alias -%}
-    {%- set tables = cdc_tables_of('idm_jdbc') -%}
+    {%- set tables = cdc_history.cdc_tables_of('idm_jdbc') -%}
     case
         when {{ row }}.table_name is null then ''
         {%- for table_name in tables %}
-        {%- set columns = cdc_table_columns(table_name) %}
-        {%- set key_columns = cdc_key_columns(table_name) | map('lower') | list %}
+        {%- set columns = cdc_history.cdc_table_columns(table_name) %}
+        {%- set key_columns = cdc_history.cdc_key_columns(table_name) | map('lower') | list %}
         {%- set column_names = columns | map(attribute='name') | list %}
-        when {{ row }}.table_name = {{ sql_string_literal(table_name) }} then concat_ws(
+        when {{ row }}.table_name = {{ cdc_history.sql_string_literal(table_name) }} then concat_ws(
             '; ',
             ---------- key names
             case
@@ -35,31 +35,31 @@
                     then 'table_key names a column more than once'
                 when
                     array_sort(map_keys({{ row }}.pk))
-                    != array_sort({{ sql_string_array(key_columns) }})
+                    != array_sort({{ cdc_history.sql_string_array(key_columns) }})
                     then concat(
                         'table_key names ',
                         array_join(map_keys({{ row }}.pk), ', '),
-                        {{ sql_string_literal(
+                        {{ cdc_history.sql_string_literal(
                             ' but the key of ' ~ table_name ~ ' is '
                             ~ key_columns | join(', ')) }}
                     )
             end,
             ---------- key values
             {%- for column in columns if column.is_key and column.type != 'string' %}
-            {%- set encoding = cdc_column_encoding(table_name, column.name)
+            {%- set encoding = cdc_history.cdc_column_encoding(table_name, column.name)
                 if column.type == 'binary' else none %}
             case
                 when
-                    {{ row }}.pk[{{ sql_string_literal(column.name) }}] is not null
-                    and {{ cdc_typed_value(
-                        row ~ '.pk[' ~ sql_string_literal(column.name) ~ ']', column.type,
+                    {{ row }}.pk[{{ cdc_history.sql_string_literal(column.name) }}] is not null
+                    and {{ cdc_history.cdc_typed_value(
+                        row ~ '.pk[' ~ cdc_history.sql_string_literal(column.name) ~ ']', column.type,
                         encoding
                     ) }} is null
-                    then {{ sql_string_literal(
-                        cdc_binary_text_error(column.name, encoding, 'key value')
+                    then {{ cdc_history.sql_string_literal(
+                        cdc_history.cdc_binary_text_error(column.name, encoding, 'key value')
                         if column.type == 'binary'
                         else 'key value of ' ~ column.name ~ ' is not '
-                        ~ idm_jdbc_type_text(column.type)) }}
+                        ~ cdc_history.idm_jdbc_type_text(column.type)) }}
             end,
             {%- endfor %}
             ---------- column_name
@@ -68,31 +68,31 @@
                     {{ row }}.event_type in (1, 2, 3, 7, 8)
                     and {{ row }}.column_name is not null
                     and not array_contains(
-                        {{ sql_string_array(column_names) }},
+                        {{ cdc_history.sql_string_array(column_names) }},
                         lower({{ row }}.column_name)
                     )
                     then concat(
                         'column_name ', {{ row }}.column_name,
-                        {{ sql_string_literal(' is not a column of ' ~ table_name) }}
+                        {{ cdc_history.sql_string_literal(' is not a column of ' ~ table_name) }}
                     )
             end,
             ---------- values of types 1 to 3
             {%- for column in columns if column.type != 'string' %}
-            {%- set encoding = cdc_column_encoding(table_name, column.name)
+            {%- set encoding = cdc_history.cdc_column_encoding(table_name, column.name)
                 if column.type == 'binary' else none %}
             {%- for side in ['new_value', 'old_value'] %}
             case
                 when
                     {{ row }}.event_type in (1, 2, 3)
-                    and lower({{ row }}.column_name) = {{ sql_string_literal(column.name) }}
+                    and lower({{ row }}.column_name) = {{ cdc_history.sql_string_literal(column.name) }}
                     and {{ row }}.{{ side }} is not null
-                    and {{ cdc_typed_value(
+                    and {{ cdc_history.cdc_typed_value(
                         row ~ '.' ~ side, column.type, encoding) }} is null
-                    then {{ sql_string_literal(
-                        cdc_binary_text_error(column.name, encoding, side)
+                    then {{ cdc_history.sql_string_literal(
+                        cdc_history.cdc_binary_text_error(column.name, encoding, side)
                         if column.type == 'binary'
                         else side ~ ' of ' ~ column.name ~ ' is not '
-                        ~ idm_jdbc_type_text(column.type)) }}
+                        ~ cdc_history.idm_jdbc_type_text(column.type)) }}
             end,
             {%- endfor %}
             {%- endfor %}
@@ -101,7 +101,7 @@
         {%- endfor %}
         else concat(
             'table_name ', {{ row }}.table_name,
-            {{ sql_string_literal(
+            {{ cdc_history.sql_string_literal(
                 ' is not an idm_jdbc table of var cdc_tables ('
                 ~ tables | join(', ') ~ ')') }}
         )

@@ -6,13 +6,13 @@
         Base64 text or binary, taken as is) or whose key another row of the snapshot has, is
         invalid (invalid_reason),
         quarantined and never used to resolve an event. A view. -#}
-    {%- set table = cdc_table_config(table_name) -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
     {%- if not table.get('snapshot_table') -%}
         {{ exceptions.raise_compiler_error(
             "stage_idm_snapshot: table '" ~ table_name ~ "' has no snapshot_table") }}
     {%- endif -%}
     {%- set relation = source('idm_jdbc', table.snapshot_table) -%}
-    {%- set malformed_column = cdc_landing_malformed_column('idm_jdbc') -%}
+    {%- set malformed_column = cdc_history.cdc_landing_malformed_column('idm_jdbc') -%}
     {%- set landed_types = {} -%}
     {%- if execute -%}
         {%- for column in adapter.get_columns_in_relation(relation) -%}
@@ -22,41 +22,41 @@
     {#- binary columns landed as text in hex (column_encodings): made Base64, the log's
         form; a value not valid hex makes the row invalid -#}
     {%- set hex_columns = [] -%}
-    {%- for column in cdc_table_columns(table_name) if column.type == 'binary' -%}
-        {%- if cdc_column_encoding(table_name, column.name) == 'hex'
+    {%- for column in cdc_history.cdc_table_columns(table_name) if column.type == 'binary' -%}
+        {%- if cdc_history.cdc_column_encoding(table_name, column.name) == 'hex'
               and landed_types.get(column.name, 'string') == 'string' -%}
             {%- do hex_columns.append(column.name) -%}
         {%- endif -%}
     {%- endfor -%}
     {{ config(materialized='view') }}
-    {{ depends_on_landing_seed(table.snapshot_table, 'idm_jdbc') }}
+    {{ cdc_history.depends_on_landing_seed(table.snapshot_table, 'idm_jdbc') }}
 
 with
 
 source as (
 
     select * from {{ relation }} as landed
-    where {{ cdc_landing_files_filter('idm_jdbc', table.snapshot_table, 'landed') }}
+    where {{ cdc_history.cdc_landing_files_filter('idm_jdbc', table.snapshot_table, 'landed') }}
 
 ),
 
 keyed as (
 
     select
-        {{ sql_string_literal(table_name) }} as table_name,
-        {{ cdc_pk_string(cdc_key_columns(table_name), "cast(source.{column} as string)") }}
+        {{ cdc_history.sql_string_literal(table_name) }} as table_name,
+        {{ cdc_history.cdc_pk_string(cdc_history.cdc_key_columns(table_name), "cast(source.{column} as string)") }}
             as pk_string,
         concat_ws(
             '; ',
-            {%- for name in cdc_key_columns(table_name) %}
+            {%- for name in cdc_history.cdc_key_columns(table_name) %}
             case
                 when source.{{ name }} is null
-                    then {{ sql_string_literal('null key value in ' ~ name) }}
+                    then {{ cdc_history.sql_string_literal('null key value in ' ~ name) }}
             end,
             {%- endfor %}
             cast(null as string)
         ) as key_errors,
-        {{ cdc_malformed_record('source', malformed_column) }}
+        {{ cdc_history.cdc_malformed_record('source', malformed_column) }}
             as malformed_record,
         concat_ws(
             '; ',
@@ -64,19 +64,19 @@ keyed as (
             case
                 when
                     source.{{ name }} is not null
-                    and {{ cdc_binary_from_text('source.' ~ name, 'hex') }} is null
-                    then {{ sql_string_literal(cdc_binary_text_error(name, 'hex')) }}
+                    and {{ cdc_history.cdc_binary_from_text('source.' ~ name, 'hex') }} is null
+                    then {{ cdc_history.sql_string_literal(cdc_history.cdc_binary_text_error(name, 'hex')) }}
             end,
             {%- endfor %}
             cast(null as string)
         ) as value_errors,
         map(
             {%- for name in table['columns'] %}
-            {{ sql_string_literal(name | lower) }},
+            {{ cdc_history.sql_string_literal(name | lower) }},
             {%- if name | lower in hex_columns %}
-            base64({{ cdc_binary_from_text('source.' ~ name, 'hex') }})
+            base64({{ cdc_history.cdc_binary_from_text('source.' ~ name, 'hex') }})
             {%- else %}
-            {{ cdc_value_text('source.' ~ name, landed_types.get(name | lower, 'string')) }}
+            {{ cdc_history.cdc_value_text('source.' ~ name, landed_types.get(name | lower, 'string')) }}
             {%- endif %}
             {{- ',' if not loop.last }}
             {%- endfor %}
@@ -94,7 +94,7 @@ judged as (
         keyed.malformed_record,
         case
             when keyed.malformed_record is not null
-                then {{ cdc_malformed_reason() }}
+                then {{ cdc_history.cdc_malformed_reason() }}
             when keyed.key_errors != '' then keyed.key_errors
             when keyed.value_errors != '' then keyed.value_errors
             when count(*) over (partition by keyed.pk_string) > 1

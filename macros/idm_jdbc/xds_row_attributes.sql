@@ -12,21 +12,21 @@
     {%- set attribute_type =
         'array<struct<column_name:string,value_type:string,'
         ~ 'old_value:string,new_value:string>>' -%}
-    {%- set tables = cdc_tables_of('idm_jdbc') -%}
+    {%- set tables = cdc_history.cdc_tables_of('idm_jdbc') -%}
     {%- if not tables -%}
     cast(null as {{ attribute_type }})
     {%- else -%}
     case {{ table_name }}
         {%- for name in tables %}
-        {%- set value_columns = cdc_table_columns(name) | rejectattr('is_key') | list %}
-        when {{ sql_string_literal(name) }} then cast(array(
+        {%- set value_columns = cdc_history.cdc_table_columns(name) | rejectattr('is_key') | list %}
+        when {{ cdc_history.sql_string_literal(name) }} then cast(array(
             {%- for column in value_columns %}
             named_struct(
-                'column_name', {{ sql_string_literal(column.name) }},
+                'column_name', {{ cdc_history.sql_string_literal(column.name) }},
                 'value_type',
                 '{{ "octet" if column.type == "binary" else "string" }}',
                 'old_value', cast(null as string),
-                'new_value', {{ row_image }}[{{ sql_string_literal(column.name) }}]
+                'new_value', {{ row_image }}[{{ cdc_history.sql_string_literal(column.name) }}]
             ){{ ',' if not loop.last }}
             {%- endfor %}
         ) as {{ attribute_type }})

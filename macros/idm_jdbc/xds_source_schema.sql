@@ -5,12 +5,12 @@
     {%- if table_name is none -%}
         {{ exceptions.raise_compiler_error("xds_source_schema: table_name is required") }}
     {%- endif -%}
-    {%- set tables = cdc_tables_of('idm_jdbc') -%}
+    {%- set tables = cdc_history.cdc_tables_of('idm_jdbc') -%}
     {%- if tables -%}
     case {{ table_name }}
         {%- for name in tables %}
-        when {{ sql_string_literal(name) }}
-            then {{ sql_string_literal(cdc_table_config(name).get('source_schema', '')) }}
+        when {{ cdc_history.sql_string_literal(name) }}
+            then {{ cdc_history.sql_string_literal(cdc_history.cdc_table_config(name).get('source_schema', '')) }}
         {%- endfor %}
     end
     {%- else -%}

@@ -8,7 +8,7 @@
     {%- endif -%}
     concat(
         '<value type="', {{ value_type }}, '">',
-        {{ xds_escape(text) }},
+        {{ cdc_history.xds_escape(text) }},
         '</value>'
     )
 {%- endmacro %}

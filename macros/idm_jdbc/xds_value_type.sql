@@ -8,8 +8,8 @@
             "xds_value_type: table_name and column_name are required") }}
     {%- endif -%}
     {%- set binary_columns = [] -%}
-    {%- for name in cdc_tables_of('idm_jdbc') -%}
-        {%- for column in cdc_table_columns(name) -%}
+    {%- for name in cdc_history.cdc_tables_of('idm_jdbc') -%}
+        {%- for column in cdc_history.cdc_table_columns(name) -%}
             {%- if column.type == 'binary' -%}
                 {%- do binary_columns.append(name ~ '.' ~ column.name) -%}
             {%- endif -%}
@@ -21,7 +21,7 @@
             concat({{ table_name }}, '.', lower({{ column_name }}))
             in (
                 {%- for column in binary_columns -%}
-                {{ sql_string_literal(column) }}{{ ', ' if not loop.last }}
+                {{ cdc_history.sql_string_literal(column) }}{{ ', ' if not loop.last }}
                 {%- endfor -%}
             )
             then 'octet'

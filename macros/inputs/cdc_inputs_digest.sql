@@ -29,7 +29,7 @@
     {%- set parts = [] -%}
     {%- set seen = {} -%}
     {%- set state = namespace(known=true) -%}
-    {%- set walk = namespace(level=cdc_inputs_parents(model, parts)) -%}
+    {%- set walk = namespace(level=cdc_history.cdc_inputs_parents(model, parts)) -%}
     {%- for _ in range(200) if walk.level and state.known -%}
         {%- set above = [] -%}
         {%- for unique_id in walk.level if unique_id not in seen and state.known -%}
@@ -37,9 +37,9 @@
             {%- if unique_id.startswith('model.') -%}
                 {%- set node = graph.nodes[unique_id] -%}
                 {%- if node.config.materialized in ['view', 'ephemeral'] -%}
-                    {%- do above.extend(cdc_inputs_parents(node, parts)) -%}
+                    {%- do above.extend(cdc_history.cdc_inputs_parents(node, parts)) -%}
                 {%- else -%}
-                    {%- set written = cdc_written_id(api.Relation.create(
+                    {%- set written = cdc_history.cdc_written_id(api.Relation.create(
                         database=node.database, schema=node.schema, identifier=node.alias)) -%}
                     {%- if written -%}
                         {%- do parts.append(unique_id ~ ' written ' ~ written) -%}
@@ -49,8 +49,8 @@
                 {%- endif -%}
             {%- elif unique_id.startswith('seed.') or unique_id.startswith('source.') -%}
                 {%- set seed = graph.nodes[unique_id] if unique_id.startswith('seed.')
-                    else cdc_seed_of_source(graph.sources[unique_id]) -%}
-                {%- set loaded = cdc_seed_loaded(seed) if seed is not none else none -%}
+                    else cdc_history.cdc_seed_of_source(graph.sources[unique_id]) -%}
+                {%- set loaded = cdc_history.cdc_seed_loaded(seed) if seed is not none else none -%}
                 {%- if loaded -%}
                     {%- do parts.append(unique_id ~ ' seed ' ~ loaded) -%}
                 {%- else -%}
@@ -87,9 +87,9 @@
         {%- do parents.append(unique_id) -%}
     {%- endfor -%}
     {%- set declared = (node.config.get('meta') or {}).get('cdc_landed_inputs') -%}
-    {%- if declared and var(declared.source_system ~ '_landing', '') == 'files' -%}
+    {%- if declared and cdc_history.cdc_var(declared.source_system ~ '_landing', '') == 'files' -%}
         {%- set system = declared.source_system -%}
-        {%- set listing = cdc_landed_files_listing(system) -%}
+        {%- set listing = cdc_history.cdc_landed_files_listing(system) -%}
         {%- for landed in declared.tables -%}
             {%- do parts.append('landed ' ~ system ~ ' ' ~ landed ~ ' '
                 ~ listing.get(landed, {}).get('digest', 'no file')) -%}

@@ -7,9 +7,9 @@
     {%- if not (execute and model.resource_type == 'model' and is_incremental()) -%}
         {{ return(false) }}
     {%- endif -%}
-    {%- set recorded = cdc_table_property(this, 'cdc.inputs') -%}
-    {%- if not recorded or cdc_table_property(this, 'cdc.write') != 'finished' -%}
+    {%- set recorded = cdc_history.cdc_table_property(this, 'cdc.inputs') -%}
+    {%- if not recorded or cdc_history.cdc_table_property(this, 'cdc.write') != 'finished' -%}
         {{ return(false) }}
     {%- endif -%}
-    {{ return(cdc_inputs_digest() == recorded) }}
+    {{ return(cdc_history.cdc_inputs_digest() == recorded) }}
 {% endmacro %}

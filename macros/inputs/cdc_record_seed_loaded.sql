@@ -9,6 +9,6 @@
         {{ return('') }}
     {%- endif -%}
     {%- set loaded = local_md5(model.checksum.checksum ~ '\n' ~ tojson(model.config, sort_keys=true)) -%}
-    {%- do cdc_remember_written(this, loaded) -%}
-    {{ return(cdc_set_table_properties(this, {'cdc.written': loaded})) }}
+    {%- do cdc_history.cdc_remember_written(this, loaded) -%}
+    {{ return(cdc_history.cdc_set_table_properties(this, {'cdc.written': loaded})) }}
 {% endmacro %}

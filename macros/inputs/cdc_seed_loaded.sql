@@ -5,6 +5,6 @@
         checksum now: an edited file is not in the table until the next `dbt seed` or
         `dbt build`, and a model that reads the table must run again when the table
         changes, not when the file does. -#}
-    {{ return(cdc_written_id(api.Relation.create(
+    {{ return(cdc_history.cdc_written_id(api.Relation.create(
         database=seed.database, schema=seed.schema, identifier=seed.alias))) }}
 {% endmacro %}

@@ -11,5 +11,5 @@
     {%- if key in written -%}
         {{ return(written[key]) }}
     {%- endif -%}
-    {{ return(cdc_table_property(relation, 'cdc.written') or none) }}
+    {{ return(cdc_history.cdc_table_property(relation, 'cdc.written') or none) }}
 {% endmacro %}

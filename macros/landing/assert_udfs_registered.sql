@@ -1,8 +1,8 @@
 {% macro assert_udfs_registered() %}
     {#- on-run-start guard: the Python UDFs exist only in a session started by cdc-dbt. -#}
     {%- if execute -%}
-        {%- for name in cdc_python_udfs() -%}
-            {%- set found = run_query("show user functions like " ~ sql_string_literal(name)) -%}
+        {%- for name in cdc_history.cdc_python_udfs() -%}
+            {%- set found = run_query("show user functions like " ~ cdc_history.sql_string_literal(name)) -%}
             {%- if found | length == 0 -%}
                 {{ exceptions.raise_compiler_error(
                     "The Python UDF '" ~ name ~ "' is not registered in this Spark session. "

@@ -10,7 +10,7 @@
         these columns (the run then reads every file, as before, and dbt's schema check
         stops it with its own message); `check_columns` false skips that check for a
         model whose tables always had them (one describe fewer a run). -#}
-    {%- if var(source_system ~ '_landing') != 'files' or not execute or not is_incremental() -%}
+    {%- if cdc_history.cdc_var(source_system ~ '_landing') != 'files' or not execute or not is_incremental() -%}
         {{ return('true') }}
     {%- endif -%}
     {%- if check_columns -%}
@@ -29,5 +29,5 @@
     {{ return(
         "concat(" ~ relation_alias ~ "._metadata.file_path, '@', cast("
         ~ relation_alias ~ "._metadata.file_modification_time as string))"
-        ~ " not in (" ~ sql_string_list(staged) ~ ")") }}
+        ~ " not in (" ~ cdc_history.sql_string_list(staged) ~ ")") }}
 {% endmacro %}

@@ -6,8 +6,8 @@
         per core, where a union of one call per folder ran one task per folder (60 folders
         0.4 s against 7 to 18 s; BENCHMARKS.md section 21). Names and locations reach SQL
         only as string literals. No landed tables: no rows, the same columns. -#}
-    {%- set file_format = sql_string_literal(var(source_system ~ '_landing_format') | lower) -%}
-    {%- set options = sql_string_literal(tojson(cdc_landing_reader_options(source_system))) -%}
+    {%- set file_format = cdc_history.sql_string_literal(cdc_history.cdc_var(source_system ~ '_landing_format') | lower) -%}
+    {%- set options = cdc_history.sql_string_literal(tojson(cdc_history.cdc_landing_reader_options(source_system))) -%}
     {%- if landed_tables | length == 0 %}
     select
         cast(null as string) as landed_table,
@@ -34,8 +34,8 @@
     from
         values
         {%- for landed in landed_tables %}
-            ({{ sql_string_literal(landed) }}, {{ sql_string_literal(
-                cdc_landing_location(source_system, landed)) }}){{ ',' if not loop.last }}
+            ({{ cdc_history.sql_string_literal(landed) }}, {{ cdc_history.sql_string_literal(
+                cdc_history.cdc_landing_location(source_system, landed)) }}){{ ',' if not loop.last }}
         {%- endfor %}
         as folders (landed_table, location),
         lateral cdc_landed_files(folders.location, {{ file_format }}, {{ options }}) as files

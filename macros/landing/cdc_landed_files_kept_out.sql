@@ -4,7 +4,7 @@
         the reason and the file's facts as the record. source_table: a SQL expression over
         `landed_files` (default NULL: the file's table is not known from its folder). -#}
     select
-        {{ sql_string_literal(source_system) }} as source_system,
+        {{ cdc_history.sql_string_literal(source_system) }} as source_system,
         {{ source_table }} as source_table,
         landed_files.landed_table,
         landed_files.file_name as raw_key,

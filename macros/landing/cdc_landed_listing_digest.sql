@@ -9,7 +9,7 @@
         {{ return(none) }}
     {%- endif -%}
     {%- set query -%}
-        select cdc_landed_listing_digest({{ sql_string_array(locations) }}) as digest
+        select cdc_landed_listing_digest({{ cdc_history.sql_string_array(locations) }}) as digest
     {%- endset -%}
     {%- set digest = run_query(query).columns[0].values()[0] -%}
     {{ return(none if digest is none else 'listing ' ~ digest) }}

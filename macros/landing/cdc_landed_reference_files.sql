@@ -6,7 +6,7 @@
     {%- if names | length > 0 -%}
         {%- for row in run_query(
             'select location, file_name, column_list from ('
-            ~ cdc_landed_files_in_folders(source_system, names) ~ ') where is_reference') -%}
+            ~ cdc_history.cdc_landed_files_in_folders(source_system, names) ~ ') where is_reference') -%}
             {%- do references.update({row[0]: [row[1], row[2]]}) -%}
         {%- endfor -%}
     {%- endif -%}

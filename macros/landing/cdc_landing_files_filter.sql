@@ -6,15 +6,15 @@
         outside `execute` so dbt builds the file list first; the list is read once a run
         for all of a format's landed tables (cdc_landed_files_listing). -#}
     {%- do ref('stg_' ~ source_system ~ '__landed_files') -%}
-    {%- if var(source_system ~ '_landing') != 'files' -%}
+    {%- if cdc_history.cdc_var(source_system ~ '_landing') != 'files' -%}
         {{ return('true') }}
     {%- endif -%}
     {%- if not execute -%}
         {{ return('true') }}
     {%- endif -%}
-    {%- set names = cdc_landed_files_listing(source_system).get(landed, {}).get('readable', []) -%}
+    {%- set names = cdc_history.cdc_landed_files_listing(source_system).get(landed, {}).get('readable', []) -%}
     {%- if names | length == 0 -%}
         {{ return('false') }}
     {%- endif -%}
-    {{ return(relation_alias ~ '._metadata.file_name in (' ~ sql_string_list(names) ~ ')') }}
+    {{ return(relation_alias ~ '._metadata.file_name in (' ~ cdc_history.sql_string_list(names) ~ ')') }}
 {% endmacro %}

@@ -15,7 +15,7 @@
         JSON Lines (json): one record per line, read PERMISSIVE into the declared string
         columns, a line that is not a JSON object kept whole in _corrupt_record, UTF-8.
         Values are strings; every one reaches SQL through sql_string_literal. -#}
-    {%- set file_format = var(source_system ~ '_landing_format', 'parquet') | lower -%}
+    {%- set file_format = cdc_history.cdc_var(source_system ~ '_landing_format', 'parquet') | lower -%}
     {%- if file_format == 'json' -%}
         {{ return({
             'mode': 'PERMISSIVE',
@@ -34,14 +34,14 @@
         'mode': 'PERMISSIVE',
         'columnNameOfCorruptRecord': '_corrupt_record',
         'encoding': 'UTF-8'} -%}
-    {%- set overrides = var(source_system ~ '_landing_csv_options', {}) or {} -%}
+    {%- set overrides = cdc_history.cdc_var(source_system ~ '_landing_csv_options', {}) or {} -%}
     {%- if overrides is not mapping -%}
         {{ exceptions.raise_compiler_error(
             "cdc_landing_reader_options: var " ~ source_system ~ "_landing_csv_options must "
             ~ "map Spark CSV reader options to values, got " ~ overrides) }}
     {%- endif -%}
     {%- for key, value in overrides.items() -%}
-        {%- if not cdc_is_identifier(key) -%}
+        {%- if not cdc_history.cdc_is_identifier(key) -%}
             {{ exceptions.raise_compiler_error(
                 "cdc_landing_reader_options: '" ~ key ~ "' in var " ~ source_system
                 ~ "_landing_csv_options is not a reader option name") }}

@@ -9,6 +9,6 @@
         cast({{ relation }}.`key` as string) as message_key,
         cast({{ relation }}.`value` as string) as message_value,
         cast({{ relation }}.`timestamp` as timestamp) as kafka_timestamp,
-        {{ cdc_malformed_record(relation, malformed_column) }}
+        {{ cdc_history.cdc_malformed_record(relation, malformed_column) }}
             as malformed_record
 {%- endmacro %}

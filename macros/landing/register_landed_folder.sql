@@ -18,25 +18,25 @@
         the folder's own query finds its reference file. refresh: false when the session has
         read no landed table yet (cdc_landed_tables_unread): an unchanged registration is
         then kept as it is, since there is no cached file listing to forget. -#}
-    {%- set file_format = var(source_system ~ '_landing_format') | lower -%}
-    {%- set location = cdc_landing_location(source_system, name) -%}
-    {%- set options = cdc_landing_reader_options(source_system) -%}
-    {%- set table_name = cdc_identifier(
+    {%- set file_format = cdc_history.cdc_var(source_system ~ '_landing_format') | lower -%}
+    {%- set location = cdc_history.cdc_landing_location(source_system, name) -%}
+    {%- set options = cdc_history.cdc_landing_reader_options(source_system) -%}
+    {%- set table_name = cdc_history.cdc_identifier(
         name if table_name is none else table_name, 'landed table ' ~ name) -%}
     {%- set relation = schema ~ '.' ~ table_name -%}
     {%- if references is none -%}
         {%- set files = run_query(
             'select file_name, column_list, problem from cdc_landed_files('
-            ~ sql_string_literal(location) ~ ', ' ~ sql_string_literal(file_format) ~ ', '
-            ~ sql_string_literal(tojson(options)) ~ ') where is_reference') -%}
+            ~ cdc_history.sql_string_literal(location) ~ ', ' ~ cdc_history.sql_string_literal(file_format) ~ ', '
+            ~ cdc_history.sql_string_literal(tojson(options)) ~ ') where is_reference') -%}
     {%- else -%}
         {%- set files = [references[location]] if location in references else [] -%}
     {%- endif -%}
     {%- if files | length == 0 -%}
         {%- set listed = run_query(
             "select concat(file_name, ': ', coalesce(problem, 'readable')) from cdc_landed_files("
-            ~ sql_string_literal(location) ~ ', ' ~ sql_string_literal(file_format) ~ ', '
-            ~ sql_string_literal(tojson(options)) ~ ')') -%}
+            ~ cdc_history.sql_string_literal(location) ~ ', ' ~ cdc_history.sql_string_literal(file_format) ~ ', '
+            ~ cdc_history.sql_string_literal(tojson(options)) ~ ')') -%}
         {{ exceptions.raise_compiler_error(
             "register_landed_folder: no readable " ~ file_format ~ " file in " ~ location
             ~ " (the landed folder of " ~ name ~ "): "
@@ -44,7 +44,7 @@
     {%- endif -%}
     {%- set option_list = [] -%}
     {%- for key, value in options.items() -%}
-        {%- do option_list.append(key ~ ' ' ~ sql_string_literal(value)) -%}
+        {%- do option_list.append(key ~ ' ' ~ cdc_history.sql_string_literal(value)) -%}
     {%- endfor -%}
     {#- the registration's fingerprint, kept in its table properties: the folder, format,
         reader options, reference file and its columns (as cdc_landed_files read them). A
@@ -55,14 +55,14 @@
     {%- if existing is not none -%}
         {#- its type and registration: as the relation cache read them when the run
             started, else described (cdc_relation_details) -#}
-        {%- set kind = (cdc_relation_details(existing).get('Type') or '') | trim -%}
+        {%- set kind = (cdc_history.cdc_relation_details(existing).get('Type') or '') | trim -%}
         {%- if kind and kind != 'EXTERNAL' -%}
             {{ exceptions.raise_compiler_error(
                 "register_landed_folder: " ~ relation ~ " exists as a " ~ kind
                 ~ " table; files mode will not replace it. Use another " ~ source_system
                 ~ "_schema.") }}
         {%- endif -%}
-        {%- if cdc_table_property(existing, 'cdc.registration') == fingerprint -%}
+        {%- if cdc_history.cdc_table_property(existing, 'cdc.registration') == fingerprint -%}
             {#- unchanged: only forget file listings this session may have cached -#}
             {%- if refresh -%}
                 {%- do run_query('refresh table ' ~ relation) -%}
@@ -75,25 +75,25 @@
     {%- set columns = [] -%}
     {%- if file_format == 'parquet' -%}
         {%- set described = run_query(
-            'describe query select * from parquet.' ~ cdc_quoted_path(reference)) -%}
+            'describe query select * from parquet.' ~ cdc_history.cdc_quoted_path(reference)) -%}
         {%- for row in described -%}
-            {%- do columns.append(cdc_quoted_name(row[0]) ~ ' ' ~ row[1]) -%}
+            {%- do columns.append(cdc_history.cdc_quoted_name(row[0]) ~ ' ' ~ row[1]) -%}
         {%- endfor -%}
     {%- else -%}
         {%- for column in fromjson(files[0][1]) -%}
-            {%- do columns.append(cdc_quoted_name(column[0]) ~ ' string') -%}
+            {%- do columns.append(cdc_history.cdc_quoted_name(column[0]) ~ ' string') -%}
         {%- endfor -%}
-        {%- do columns.append(cdc_quoted_name(options['columnNameOfCorruptRecord']) ~ ' string') -%}
+        {%- do columns.append(cdc_history.cdc_quoted_name(options['columnNameOfCorruptRecord']) ~ ' string') -%}
     {%- endif -%}
     {%- set definition = '(' ~ columns | join(', ') ~ ') using ' ~ file_format
         ~ (' options (' ~ option_list | join(', ') ~ ')' if option_list else '')
-        ~ ' location ' ~ sql_string_literal(location) -%}
+        ~ ' location ' ~ cdc_history.sql_string_literal(location) -%}
     {%- do run_query(
         'create table ' ~ relation ~ ' ' ~ definition
-        ~ ' tblproperties (' ~ sql_string_literal('cdc.registration') ~ ' = '
-        ~ sql_string_literal(fingerprint) ~ ')') -%}
+        ~ ' tblproperties (' ~ cdc_history.sql_string_literal('cdc.registration') ~ ' = '
+        ~ cdc_history.sql_string_literal(fingerprint) ~ ')') -%}
     {#- the relation cache learns the new table as the run's start would have listed it:
         the views that read it are fingerprinted by its columns (cdc_view_fingerprint) -#}
-    {%- do cdc_cache_as_listed(api.Relation.create(
+    {%- do cdc_history.cdc_cache_as_listed(api.Relation.create(
         database=none, schema=schema, identifier=table_name, type='table')) -%}
 {% endmacro %}

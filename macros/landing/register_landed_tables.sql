@@ -15,31 +15,31 @@
         First, in every mode, it checks the configuration (cdc_validate_config, which the
         first model parsed has already run in a command that parses): a bad entry stops any
         dbt command before anything runs, run-operation included. -#}
-    {%- do cdc_validate_config() -%}
+    {%- do cdc_history.cdc_validate_config() -%}
     {%- if execute -%}
         {#- a session cdc-dbt started for this command has read no landed table: its
             unchanged registrations need no refresh (asked once, before anything is read) -#}
-        {%- set refresh = not cdc_landed_tables_unread() -%}
+        {%- set refresh = not cdc_history.cdc_landed_tables_unread() -%}
         {#- a format lists its landed tables in <system>_landed_tables() -#}
         {%- set landed = {} -%}
-        {%- for source_system in cdc_source_systems_enabled() -%}
-            {%- set landed_tables = cdc_format_hook(source_system, 'landed_tables') -%}
+        {%- for source_system in cdc_history.cdc_source_systems_enabled() -%}
+            {%- set landed_tables = cdc_history.cdc_format_hook(source_system, 'landed_tables') -%}
             {%- if landed_tables is not none -%}
                 {%- do landed.update({source_system: landed_tables}) -%}
             {%- endif -%}
         {%- endfor -%}
-        {%- for source_system in cdc_source_systems_enabled() if source_system in landed -%}
-            {%- if var(source_system ~ '_landing') == 'files' -%}
-                {%- set schema = cdc_identifier(
-                    var(source_system ~ '_schema'), 'var ' ~ source_system ~ '_schema') -%}
+        {%- for source_system in cdc_history.cdc_source_systems_enabled() if source_system in landed -%}
+            {%- if cdc_history.cdc_var(source_system ~ '_landing') == 'files' -%}
+                {%- set schema = cdc_history.cdc_identifier(
+                    cdc_history.cdc_var(source_system ~ '_schema'), 'var ' ~ source_system ~ '_schema') -%}
                 {%- do run_query('create schema if not exists ' ~ schema) -%}
                 {#- a format whose folder names need not be identifiers (Kafka topics)
                     names their tables in <system>_landed_table_name(folder) -#}
-                {%- set table_name_of = cdc_format_hook(source_system, 'landed_table_name') -%}
+                {%- set table_name_of = cdc_history.cdc_format_hook(source_system, 'landed_table_name') -%}
                 {%- set names = landed[source_system]() -%}
-                {%- set references = cdc_landed_reference_files(source_system, names) -%}
+                {%- set references = cdc_history.cdc_landed_reference_files(source_system, names) -%}
                 {%- for name in names -%}
-                    {%- do register_landed_folder(
+                    {%- do cdc_history.register_landed_folder(
                         source_system, schema, name,
                         table_name_of(name) if table_name_of is not none else name,
                         references, refresh) -%}

@@ -19,7 +19,7 @@
                 {%- if value is none -%}
                 cast(null as {{ types[loop.index0] }})
                 {%- else -%}
-                cast({{ sql_string_literal(value) }} as {{ types[loop.index0] }})
+                cast({{ cdc_history.sql_string_literal(value) }} as {{ types[loop.index0] }})
                 {%- endif -%}
                 {{- ', ' if not loop.last }}
                 {%- endfor -%}

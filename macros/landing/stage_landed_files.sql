@@ -10,20 +10,20 @@
         (cdc_landed_listing_digest) keeps the table as it is. Outside files mode it reads
         nothing (config meta cdc_reads_nothing), so a run keeps it as it is
         (cdc_table_fingerprint). -#}
-    {%- set files_mode = var(source_system ~ '_landing') == 'files' -%}
+    {%- set files_mode = cdc_history.cdc_var(source_system ~ '_landing') == 'files' -%}
     {%- if not files_mode -%}
         {{ config(meta={'cdc_reads_nothing': true}) }}
     {%- else -%}
         {%- set locations = [] -%}
         {%- for landed in landed_tables -%}
-            {%- do locations.append(cdc_landing_location(source_system, landed)) -%}
+            {%- do locations.append(cdc_history.cdc_landing_location(source_system, landed)) -%}
         {%- endfor -%}
         {{ config(meta={'cdc_landed_locations': locations}) }}
     {%- endif -%}
 with
 
 landed_files as (
-{{ cdc_landed_files_in_folders(source_system, landed_tables if files_mode else []) }}
+{{ cdc_history.cdc_landed_files_in_folders(source_system, landed_tables if files_mode else []) }}
 ),
 
 final as (

@@ -8,7 +8,7 @@
         (cdc_relation_details) need no `describe`. One metastore call. -#}
     {%- set listed = run_query(
         'show table extended in ' ~ relation.schema
-        ~ ' like ' ~ sql_string_literal(relation.identifier)) -%}
+        ~ ' like ' ~ cdc_history.sql_string_literal(relation.identifier)) -%}
     {%- set cached = adapter.get_relation(
         database=relation.database, schema=relation.schema, identifier=relation.identifier) -%}
     {%- if cached is not none -%}

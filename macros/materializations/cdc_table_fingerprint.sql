@@ -19,9 +19,9 @@
     {%- if not code -%}
         {%- set inputs = none -%}
     {%- elif written_by_content -%}
-        {%- set inputs = cdc_landed_listing_digest(meta.get('cdc_landed_locations')) -%}
+        {%- set inputs = cdc_history.cdc_landed_listing_digest(meta.get('cdc_landed_locations')) -%}
     {%- else -%}
-        {%- set inputs = cdc_inputs_digest() -%}
+        {%- set inputs = cdc_history.cdc_inputs_digest() -%}
     {%- endif -%}
     {%- if not inputs -%}
         {{ return(none) }}

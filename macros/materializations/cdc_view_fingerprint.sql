@@ -57,9 +57,9 @@
     {%- endfor -%}
     {%- for unique_id in seen | sort if unique_id.startswith('source.') -%}
         {%- set source = graph.sources[unique_id] -%}
-        {%- set seed = cdc_seed_of_source(source) -%}
+        {%- set seed = cdc_history.cdc_seed_of_source(source) -%}
         {%- if seed is not none -%}
-            {%- set loaded = cdc_seed_loaded(seed) -%}
+            {%- set loaded = cdc_history.cdc_seed_loaded(seed) -%}
             {%- if not loaded -%}
                 {{ return(none) }}
             {%- endif -%}

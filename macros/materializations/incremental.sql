@@ -19,16 +19,16 @@
         the relation cache (cdc_cache_as_listed). -#}
     {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
     {%- set skip = model['language'] == 'sql' and not should_full_refresh() and (
-        (compiled_code | trim) == (cdc_nothing_new() | trim)
-        or code and cdc_table_property(this, 'cdc.code') == code
-            and cdc_inputs_unchanged()) -%}
+        (compiled_code | trim) == (cdc_history.cdc_nothing_new() | trim)
+        or code and cdc_history.cdc_table_property(this, 'cdc.code') == code
+            and cdc_history.cdc_inputs_unchanged()) -%}
     {%- if skip and load_relation(this) is not none -%}
         {#- up to date with its inputs as they are now: record their digest, so the next
             run with the same inputs decides without a query (cdc_inputs_unchanged) -#}
-        {%- set inputs = cdc_inputs_digest() -%}
-        {%- if inputs and cdc_table_property(this, 'cdc.write') == 'finished'
-              and cdc_table_property(this, 'cdc.inputs') != inputs -%}
-            {%- do run_query(cdc_set_table_properties(this, {'cdc.inputs': inputs})) -%}
+        {%- set inputs = cdc_history.cdc_inputs_digest() -%}
+        {%- if inputs and cdc_history.cdc_table_property(this, 'cdc.write') == 'finished'
+              and cdc_history.cdc_table_property(this, 'cdc.inputs') != inputs -%}
+            {%- do run_query(cdc_history.cdc_set_table_properties(this, {'cdc.inputs': inputs})) -%}
         {%- endif -%}
         {%- call noop_statement('main', 'nothing new', 'OK', 0) -%}
             {{ compiled_code }}
@@ -42,7 +42,7 @@
     {%- set cached = adapter.get_relation(
         database=this.database, schema=this.schema, identifier=this.identifier) -%}
     {%- if cached is none or '\nSchema: ' not in (cached.information or '') -%}
-        {%- do cdc_cache_as_listed(this) -%}
+        {%- do cdc_history.cdc_cache_as_listed(this) -%}
     {%- endif -%}
     {{ return(result) }}
 {%- endmaterialization %}

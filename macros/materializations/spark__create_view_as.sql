@@ -15,7 +15,7 @@
     {% endif %}
     {{ comment_clause() }}
     {%- if fingerprint %}
-    tblproperties ('cdc.fingerprint' = {{ sql_string_literal(fingerprint) }})
+    tblproperties ('cdc.fingerprint' = {{ cdc_history.sql_string_literal(fingerprint) }})
     {%- endif %}
     {%- set contract_config = config.get('contract') -%}
     {%- if contract_config.enforced -%}

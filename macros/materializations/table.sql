@@ -8,11 +8,11 @@
         config meta cdc_written_by_content, a digest of its rows, so that a table rebuilt with
         the same rows, like the landed-file lists, leaves its readers unchanged). A run
         killed before that records nothing: the next run builds the table again. -#}
-    {%- set fingerprint = cdc_table_fingerprint() if model['language'] == 'sql' else none -%}
+    {%- set fingerprint = cdc_history.cdc_table_fingerprint() if model['language'] == 'sql' else none -%}
     {%- set existing = load_cached_relation(this) -%}
     {%- if fingerprint and existing is not none and not existing.is_view
             and not should_full_refresh()
-            and cdc_table_property(existing, 'cdc.fingerprint') == fingerprint -%}
+            and cdc_history.cdc_table_property(existing, 'cdc.fingerprint') == fingerprint -%}
         {%- call noop_statement('main', 'unchanged', 'OK', 0) -%}
             {{ compiled_code }}
         {%- endcall -%}
@@ -28,12 +28,12 @@
                 ~ ' from ' ~ this).columns[0].values()[0] -%}
         {%- endif -%}
         {%- call statement('cdc_table_fingerprint') -%}
-            {{ cdc_set_table_properties(this, {
+            {{ cdc_history.cdc_set_table_properties(this, {
                 'cdc.fingerprint': fingerprint or '', 'cdc.written': written}) }}
         {%- endcall -%}
-        {%- do cdc_remember_written(this, written) -%}
+        {%- do cdc_history.cdc_remember_written(this, written) -%}
         {#- described again for the views after it (dbt caches it undescribed) -#}
-        {%- do cdc_cache_as_listed(this) -%}
+        {%- do cdc_history.cdc_cache_as_listed(this) -%}
     {%- endif -%}
     {{ return(result) }}
 {%- endmaterialization %}

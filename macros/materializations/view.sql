@@ -9,7 +9,7 @@
         run creates the view and runs its hooks again. A view without post-hooks has
         nothing in between: its create statement stores the fingerprint
         (spark__create_view_as), one statement fewer. -#}
-    {%- set fingerprint = cdc_view_fingerprint() -%}
+    {%- set fingerprint = cdc_history.cdc_view_fingerprint() -%}
     {%- set existing = load_cached_relation(this) -%}
     {%- if fingerprint and existing is not none and existing.is_view
             and not should_full_refresh()
@@ -29,7 +29,7 @@
     {%- if fingerprint and not at_create -%}
         {%- call statement('cdc_view_fingerprint') -%}
             alter view {{ this }} set tblproperties (
-                'cdc.fingerprint' = {{ sql_string_literal(fingerprint) }})
+                'cdc.fingerprint' = {{ cdc_history.sql_string_literal(fingerprint) }})
         {%- endcall -%}
     {%- endif -%}
     {{ return(result) }}

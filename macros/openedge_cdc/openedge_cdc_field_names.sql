@@ -27,7 +27,7 @@
         '12.2': {'field_map': '_Source-FieldMap', 'recid': '_Source-Rowid',
                  'partition_id': '_Source-Partition-Id'}
     } -%}
-    {%- set release = var('openedge_cdc_release', '12.8') | string -%}
+    {%- set release = cdc_history.cdc_var('openedge_cdc_release', '12.8') | string -%}
     {%- if release not in releases -%}
         {{ exceptions.raise_compiler_error(
             "openedge_cdc_field_names: var openedge_cdc_release must be 12.8 or 12.2 (the "
@@ -37,7 +37,7 @@
     {%- set names = {} -%}
     {%- do names.update(common) -%}
     {%- do names.update(releases[release]) -%}
-    {%- set overrides = var('openedge_cdc_field_names', {}) -%}
+    {%- set overrides = cdc_history.cdc_var('openedge_cdc_field_names', {}) -%}
     {%- if overrides is not mapping -%}
         {{ exceptions.raise_compiler_error(
             "openedge_cdc_field_names: var openedge_cdc_field_names must map roles to landed "

@@ -4,7 +4,7 @@
         column names in lower case, or none while parsing), else a typed NULL, so an
         optional field (e.g. _Tenant-Id, _Changed-Columns) may be absent. -#}
     {%- if landed_names is none or name | lower in landed_names -%}
-        {%- set column = relation_alias ~ '.' ~ cdc_quoted_name(name) -%}
+        {%- set column = relation_alias ~ '.' ~ cdc_history.cdc_quoted_name(name) -%}
         {%- if data_type == 'string' -%}
             {{ return('cast(' ~ column ~ ' as string)') }}
         {%- endif -%}

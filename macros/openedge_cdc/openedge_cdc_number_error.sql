@@ -4,13 +4,13 @@
     case
         {%- if required %}
         when {{ text_expression }} is null
-            then {{ sql_string_literal(field ~ ' is NULL') }}
+            then {{ cdc_history.sql_string_literal(field ~ ' is NULL') }}
         {%- endif %}
         when {{ text_expression }} is not null and {{ typed_expression }} is null
             then concat(
-                {{ sql_string_literal(field ~ ' ') }},
+                {{ cdc_history.sql_string_literal(field ~ ' ') }},
                 {{ text_expression }},
-                {{ sql_string_literal(' does not convert to its type') }}
+                {{ cdc_history.sql_string_literal(' does not convert to its type') }}
             )
     end
 {%- endmacro %}

@@ -7,9 +7,9 @@
             {{ relation }}.operation is null
             or {{ relation }}.operation not between {{ low | int }} and {{ high | int }}
             then concat(
-                {{ sql_string_literal(field ~ ' ') }},
+                {{ cdc_history.sql_string_literal(field ~ ' ') }},
                 coalesce({{ relation }}.operation_text, 'NULL'),
-                {{ sql_string_literal(' is not ' ~ meaning) }}
+                {{ cdc_history.sql_string_literal(' is not ' ~ meaning) }}
             )
     end
 {%- endmacro %}

@@ -5,7 +5,7 @@
         cdc_<table>); a level 0/1 table (no values) has one key column, filled from the
         tracking row's _Recid, and images_complete is never true for it. Returns
         {level, table_number, change_table, has_values, key_columns, columns}. -#}
-    {%- set table = cdc_table_config(table_name) -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
     {%- set where = "openedge_cdc_table_settings: table '" ~ table_name ~ "' in var cdc_tables" -%}
     {%- set level = table.get('policy_level') -%}
     {%- if level is not number or level is boolean or level not in [0, 1, 2, 3] -%}
@@ -18,16 +18,16 @@
             where ~ ": source_table_number must be the source table's _File-Number, a "
             ~ "non-negative integer, got '" ~ number ~ "'") }}
     {%- endif -%}
-    {%- for other in cdc_tables_of('openedge_cdc') if other != table_name -%}
-        {%- if cdc_table_config(other).get('source_table_number') == number -%}
+    {%- for other in cdc_history.cdc_tables_of('openedge_cdc') if other != table_name -%}
+        {%- if cdc_history.cdc_table_config(other).get('source_table_number') == number -%}
             {{ exceptions.raise_compiler_error(
                 where ~ ": source_table_number " ~ number ~ " is also table '" ~ other
                 ~ "'s") }}
         {%- endif -%}
     {%- endfor -%}
     {%- set change_table = table.get('change_table', 'cdc_' ~ table_name) -%}
-    {%- do cdc_identifier(change_table, where ~ ", change_table") -%}
-    {%- set key_columns = cdc_key_columns(table_name) -%}
+    {%- do cdc_history.cdc_identifier(change_table, where ~ ", change_table") -%}
+    {%- set key_columns = cdc_history.cdc_key_columns(table_name) -%}
     {%- if level < 2 and key_columns | length != 1 -%}
         {{ exceptions.raise_compiler_error(
             where ~ ": a level-" ~ level ~ " policy records no values, so the table's one "
@@ -44,6 +44,6 @@
         'change_table': change_table,
         'has_values': level >= 2,
         'key_columns': key_columns,
-        'columns': cdc_table_columns(table_name)
+        'columns': cdc_history.cdc_table_columns(table_name)
     }) }}
 {% endmacro %}

@@ -9,33 +9,33 @@
         (spec D.5): the model is empty, unless change_table is set, whose rows are
         then quarantined. Disabled when the table is not an openedge_cdc table of var
         cdc_tables. -#}
-    {%- set configured = var('cdc_tables').get(table_name) -%}
+    {%- set configured = cdc_history.cdc_var('cdc_tables').get(table_name) -%}
     {%- if configured is none or configured.get('source_system') != 'openedge_cdc' -%}
     {{ config(enabled=false) }}
     {%- else -%}
-    {%- set settings = openedge_cdc_table_settings(table_name) -%}
-    {%- set names = openedge_cdc_field_names() -%}
+    {%- set settings = cdc_history.openedge_cdc_table_settings(table_name) -%}
+    {%- set names = cdc_history.openedge_cdc_field_names() -%}
     {%- set reads = settings.has_values
-          or 'change_table' in cdc_table_config(table_name) -%}
-    {%- set malformed_column = cdc_landing_malformed_column('openedge_cdc') -%}
-    {{ config(materialized='table', enabled=cdc_source_system_enabled('openedge_cdc')) }}
+          or 'change_table' in cdc_history.cdc_table_config(table_name) -%}
+    {%- set malformed_column = cdc_history.cdc_landing_malformed_column('openedge_cdc') -%}
+    {{ config(materialized='table', enabled=cdc_history.cdc_source_system_enabled('openedge_cdc')) }}
     {%- if reads %}
     {%- set relation = source('openedge_cdc', settings.change_table) %}
-    {%- set landed = openedge_cdc_landed_names(relation) %}
+    {%- set landed = cdc_history.openedge_cdc_landed_names(relation) %}
     {%- set columns = [] %}
     {%- for column in settings.columns %}
     {%- if landed is none or column.name in landed %}
     {%- do columns.append(column) %}
     {%- endif %}
     {%- endfor %}
-{{ depends_on_landing_seed(settings.change_table, 'openedge_cdc') }}
+{{ cdc_history.depends_on_landing_seed(settings.change_table, 'openedge_cdc') }}
 with
 
 source as (
 
     select landed.*
     from {{ relation }} as landed
-    where {{ cdc_landing_files_filter(
+    where {{ cdc_history.cdc_landing_files_filter(
         'openedge_cdc', settings.change_table, 'landed') }}
 
 ),
@@ -47,13 +47,13 @@ texts as (
             'tran_id', 'time_stamp', 'change_sequence', 'operation',
             'continuation_position', 'array_index', 'fragment'
         ] %}
-        {{ openedge_cdc_landed_field('source', names[role], landed) }}
+        {{ cdc_history.openedge_cdc_landed_field('source', names[role], landed) }}
             as {{ role }}_text,
         {%- endfor %}
         {%- for column in columns %}
-        source.{{ cdc_quoted_name(column.name) }} as value_{{ loop.index }},
+        source.{{ cdc_history.cdc_quoted_name(column.name) }} as value_{{ loop.index }},
         {%- endfor %}
-        {{ cdc_malformed_record('source', malformed_column) }}
+        {{ cdc_history.cdc_malformed_record('source', malformed_column) }}
             as malformed_record
     from source
 
@@ -63,7 +63,7 @@ distinct_rows as (
 
     {# exact copies are one row; shuffled by the identity the count of
        rows_with_this_identity partitions by; row_hash over the landed texts #}
-    {{ cdc_distinct_rows('texts', [
+    {{ cdc_history.cdc_distinct_rows('texts', [
         ['change_sequence',
             'try_cast(identified.change_sequence_text as bigint)'],
         ['operation', 'try_cast(identified.operation_text as int)'],
@@ -84,12 +84,12 @@ typed as (
             ~ ' as ' ~ column.type ~ ')'
             if column.type != 'string'
             else 'cast(distinct_rows.value_' ~ loop.index ~ ' as string)' %}
-        {{ cdc_value_text(typed_value, column.type) }} as text_{{ loop.index }},
+        {{ cdc_history.cdc_value_text(typed_value, column.type) }} as text_{{ loop.index }},
         case
             when
                 distinct_rows.value_{{ loop.index }} is not null
                 and {{ typed_value }} is null
-                then {{ sql_string_literal(
+                then {{ cdc_history.sql_string_literal(
                     'value of ' ~ column.name ~ ' does not convert to '
                     ~ column.type) }}
         end as error_{{ loop.index }},
@@ -121,8 +121,8 @@ counted as (
 judged as (
 
     select
-        {{ sql_string_literal(table_name) }} as source_table,
-        {{ sql_string_literal(settings.change_table) }} as landed_table,
+        {{ cdc_history.sql_string_literal(table_name) }} as source_table,
+        {{ cdc_history.sql_string_literal(settings.change_table) }} as landed_table,
         counted.change_sequence,
         lpad(cast(counted.change_sequence as string), 20, '0') as order_key,
         counted.operation,
@@ -134,14 +134,14 @@ judged as (
         {%- if columns %}
         map(
             {%- for column in columns %}
-            {{ sql_string_literal(column.name) }}, counted.text_{{ loop.index }}
+            {{ cdc_history.sql_string_literal(column.name) }}, counted.text_{{ loop.index }}
             {{- ',' if not loop.last }}
             {%- endfor %}
         ) as row_values,
         {%- else %}
         cast(map() as map<string, string>) as row_values,  -- noqa: LT01
         {%- endif %}
-        {{ sql_string_array(columns | map(attribute='name') | list) }}
+        {{ cdc_history.sql_string_array(columns | map(attribute='name') | list) }}
             as landed_columns,
         counted.row_hash,
         counted.malformed_record,
@@ -150,28 +150,28 @@ judged as (
                 'tran_id', 'time_stamp', 'change_sequence', 'operation',
                 'continuation_position', 'array_index', 'fragment'
             ] %}
-            {{ sql_string_literal(names[role]) }}, counted.{{ role }}_text,
+            {{ cdc_history.sql_string_literal(names[role]) }}, counted.{{ role }}_text,
             {%- endfor %}
             {%- for column in columns %}
-            {{ sql_string_literal(column.name) }},
+            {{ cdc_history.sql_string_literal(column.name) }},
             cast(counted.value_{{ loop.index }} as string),
             {%- endfor %}
             'malformed_record', counted.malformed_record
         )) as record_json,
         case
             when counted.malformed_record is not null
-                then {{ cdc_malformed_reason() }}
+                then {{ cdc_history.cdc_malformed_reason() }}
             {%- if not settings.has_values %}
-            else {{ sql_string_literal(
+            else {{ cdc_history.sql_string_literal(
                 'change row for a level-' ~ settings.level ~ ' table: '
                 ~ 'policy levels 0 and 1 record no values (spec D.5)') }}
             {%- else %}
             else nullif(concat_ws(
                 '; ',
-                {{ openedge_cdc_number_error(
+                {{ cdc_history.openedge_cdc_number_error(
                     'counted.change_sequence_text', 'counted.change_sequence',
                     names.change_sequence) }},
-                {{ openedge_cdc_operation_error(
+                {{ cdc_history.openedge_cdc_operation_error(
                     'counted', names.operation, 1, 4,
                     'a row operation (1 to 4) of a change table') }},
                 {%- if settings.level == 2 %}
@@ -181,9 +181,9 @@ judged as (
                         || '(only level 3 records before images, spec D.5)'
                 end,
                 {%- endif %}
-                {{ openedge_cdc_number_error(
+                {{ cdc_history.openedge_cdc_number_error(
                     'counted.tran_id_text', 'counted.tran_id', names.tran_id) }},
-                {{ openedge_cdc_number_error(
+                {{ cdc_history.openedge_cdc_number_error(
                     'counted.time_stamp_text', 'counted.op_ts',
                     names.time_stamp) }},
                 {%- for role in ['continuation_position', 'array_index',
@@ -191,7 +191,7 @@ judged as (
                 case
                     when counted.{{ role }} < 0
                         then concat(
-                            {{ sql_string_literal(names[role] ~ ' ') }},
+                            {{ cdc_history.sql_string_literal(names[role] ~ ' ') }},
                             coalesce(counted.{{ role }}_text, 'NULL'),
                             ' is not a non-negative integer'
                         )
@@ -200,7 +200,7 @@ judged as (
                 case
                     when counted.fragment > 1
                         then concat(
-                            {{ sql_string_literal(names.fragment ~ ' ') }},
+                            {{ cdc_history.sql_string_literal(names.fragment ~ ' ') }},
                             counted.fragment_text, ' is not 0 or 1'
                         )
                 end,

@@ -4,9 +4,9 @@
         `refusal` (text) followed by the value (NULL as 'NULL'). -#}
 coalesce(
     case
-        when {{ value }} rlike {{ sql_string_literal(cdc_timestamp_pattern()) }}
+        when {{ value }} rlike {{ cdc_history.sql_string_literal(cdc_history.cdc_timestamp_pattern()) }}
             then try_cast({{ value }} as timestamp)
     end,
-    raise_error(concat({{ sql_string_literal(refusal) }}, coalesce({{ value }}, 'NULL')))
+    raise_error(concat({{ cdc_history.sql_string_literal(refusal) }}, coalesce({{ value }}, 'NULL')))
 )
 {%- endmacro %}

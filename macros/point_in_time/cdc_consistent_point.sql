@@ -7,7 +7,7 @@
         is); '0' when no boundary qualifies (before every change). A query, not a scalar
         subquery: Spark resolves a SQL function's parameters in the body's CTEs but not
         inside subquery expressions. -#}
-    {%- set system = cdc_table_config(table_name).source_system -%}
+    {%- set system = cdc_history.cdc_table_config(table_name).source_system -%}
     {%- set boundaries = ref('int_' ~ system ~ '__transaction_boundaries') -%}
     {%- set images = ref('int_' ~ table_name ~ '__change_images') -%}
         select coalesce(max(boundary.order_key), '0') as point
@@ -16,5 +16,5 @@
             boundary.order_scope in (
                 select table_images.order_scope from {{ images }} as table_images
             )
-            and {{ cdc_point_filter('boundary', point) }}
+            and {{ cdc_history.cdc_point_filter('boundary', point) }}
 {%- endmacro %}

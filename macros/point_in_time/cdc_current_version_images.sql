@@ -6,9 +6,9 @@
         (history_increment_events, live_state) without reading the key's past again. -#}
     select
         {{ versions }}.change_id,
-        {{ sql_string_literal(cdc_table_config(table_name).source_system) }}
+        {{ cdc_history.sql_string_literal(cdc_history.cdc_table_config(table_name).source_system) }}
             as source_system,
-        {{ sql_string_literal(table_name) }} as source_table,
+        {{ cdc_history.sql_string_literal(table_name) }} as source_table,
         {{ versions }}.order_scope,
         {{ versions }}.valid_from_order_key as order_key,
         {{ versions }}.valid_from as effective_at,
@@ -20,7 +20,7 @@
         {{ versions }}.{{ column.name }},
         {%- endfor %}
         true as image_complete,
-        {{ sql_string_array(columns | map(attribute='name') | list) }}
+        {{ cdc_history.sql_string_array(columns | map(attribute='name') | list) }}
             as present_columns,
         {{ versions }}.change_loaded_at as loaded_at
     from {{ versions }}

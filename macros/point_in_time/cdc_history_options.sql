@@ -17,7 +17,7 @@
         column, or a list of columns); bitemporal (true or false). A column named in any of them must be one of the
         table's columns; a key column can be neither untracked nor ignored (a key never
         changes within its versions, and an update always carries it). -#}
-    {%- set table = cdc_table_config(table_name) -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
     {%- set where = "cdc_history_options: table '" ~ table_name ~ "' in var cdc_tables" -%}
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set keys = columns | selectattr('is_key') | map(attribute='name') | list -%}

@@ -20,16 +20,16 @@
     {%- set relation = ref('int_' ~ table_name ~ '__change_images') -%}
     {%- set key = (relation.schema ~ '.' ~ relation.identifier) | lower -%}
     {%- set memo = graph.get('cdc_image_kinds', {}).get(key ~ '@' ~ invocation_id) -%}
-    {%- if memo is none and cdc_written_id(relation) == invocation_id -%}
+    {%- if memo is none and cdc_history.cdc_written_id(relation) == invocation_id -%}
         {#- written in this run without the memo (a model of this project always records
             it): nothing to trust -#}
         {{ return(every_kind) }}
     {%- endif -%}
     {%- if memo is none -%}
         {%- set memo = {
-            'partial_images': cdc_table_property(relation, 'cdc.partial_images'),
-            'key_moves': cdc_table_property(relation, 'cdc.key_moves'),
-            'key_move_count': cdc_table_property(relation, 'cdc.key_move_count')} -%}
+            'partial_images': cdc_history.cdc_table_property(relation, 'cdc.partial_images'),
+            'key_moves': cdc_history.cdc_table_property(relation, 'cdc.key_moves'),
+            'key_move_count': cdc_history.cdc_table_property(relation, 'cdc.key_move_count')} -%}
     {%- endif -%}
     {%- set count = memo.get('key_move_count') -%}
     {{ return({

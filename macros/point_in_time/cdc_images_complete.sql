@@ -3,8 +3,8 @@
         (cdc_tables.<table>.images_complete; the default is the source system's, var
         cdc_source_systems): every image carries every column. Stops with an error
         naming the table when the setting is not true or false. -#}
-    {%- set table = cdc_table_config(table_name) -%}
-    {%- set system_default = cdc_source_system_config(table.source_system).get(
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
+    {%- set system_default = cdc_history.cdc_source_system_config(table.source_system).get(
         'images_complete', false) -%}
     {%- set images_complete = table.get('images_complete', system_default) -%}
     {%- if images_complete is not boolean -%}

@@ -37,7 +37,7 @@ since_truncate as (
 
 states as (
 
-    {{ cdc_state_images(table_name, 'since_truncate', columns) }}
+    {{ cdc_history.cdc_state_images(table_name, 'since_truncate', columns) }}
 
 ),
 

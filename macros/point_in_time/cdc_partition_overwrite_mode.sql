@@ -13,9 +13,9 @@
     {%- if execute and model.resource_type == 'model'
           and adapter.get_relation(this.database, this.schema, this.identifier) is not none
           and ('partitionOverwriteMode=' ~ mode) not in
-              (cdc_relation_details(this).get('Storage Properties') or '') -%}
+              (cdc_history.cdc_relation_details(this).get('Storage Properties') or '') -%}
         {%- set statement.sql = 'alter table ' ~ this ~ ' set serdeproperties ('
-            ~ sql_string_literal('partitionOverwriteMode') ~ ' = ' ~ sql_string_literal(mode) ~ ')' -%}
+            ~ cdc_history.sql_string_literal('partitionOverwriteMode') ~ ' = ' ~ cdc_history.sql_string_literal(mode) ~ ')' -%}
     {%- endif -%}
     {{ statement.sql }}
 {% endmacro %}

@@ -16,7 +16,7 @@
                 else {{ point }}
             end
         else coalesce({{ alias }}.effective_at, timestamp '0001-01-01 00:00:00')
-            <= {{ cdc_checked_time(
+            <= {{ cdc_history.cdc_checked_time(
                 point, subject ~ ' must be latest, an order_key (digits) or a timestamp, got ')
             }}
     end

@@ -20,7 +20,7 @@
                          'key_move_count': row[1] | int | string} -%}
         {%- do graph.setdefault('cdc_image_kinds', {}).update({
             ((this.schema ~ '.' ~ this.identifier) | lower) ~ '@' ~ invocation_id: kinds}) -%}
-        {%- do cdc_remember_written_properties({
+        {%- do cdc_history.cdc_remember_written_properties({
             'cdc.partial_images': kinds.partial_images,
             'cdc.key_moves': kinds.key_moves,
             'cdc.key_move_count': kinds.key_move_count}) -%}

@@ -9,7 +9,7 @@
     {%- set fingerprint = 'cdc.definition=' ~ local_md5(signature ~ '\n' ~ body) -%}
     {%- if execute -%}
         {%- set found = run_query(
-            'show user functions in ' ~ this.schema ~ ' like ' ~ sql_string_literal(function)) -%}
+            'show user functions in ' ~ this.schema ~ ' like ' ~ cdc_history.sql_string_literal(function)) -%}
         {%- if found | length > 0 -%}
             {%- for row in run_query('describe function extended ' ~ name) -%}
                 {%- if fingerprint in (row[0] or '') -%}
@@ -20,6 +20,6 @@
     {%- endif -%}
     {{ return(
         'create or replace function ' ~ name ~ signature
-        ~ '\n    comment ' ~ sql_string_literal(fingerprint)
+        ~ '\n    comment ' ~ cdc_history.sql_string_literal(fingerprint)
         ~ '\n    return ' ~ body) }}
 {% endmacro %}

@@ -61,14 +61,14 @@
         {{ exceptions.raise_compiler_error("cdc_state_images: images (a CTE name) is required") }}
     {%- endif -%}
     {%- set names = columns | map(attribute='name') | list -%}
-    {%- set ignore_null = cdc_history_options(table_name, columns).ignore_null -%}
+    {%- set ignore_null = cdc_history.cdc_history_options(table_name, columns).ignore_null -%}
     {#- the query is indented to stand as a CTE body: `    {{ cdc_state_images(...) }}` -#}
-    {%- set chain_limit = cdc_key_move_chain_limit() -%}
+    {%- set chain_limit = cdc_history.cdc_key_move_chain_limit() -%}
     {#- pointer doubling follows 2^steps moves: the limit rounded up to a power of two #}
     {%- set steps = (chain_limit - 1).bit_length() -%}
-    {%- set configured_as_images = cdc_states_are_images(table_name, columns) -%}
+    {%- set configured_as_images = cdc_history.cdc_states_are_images(table_name, columns) -%}
     {%- set kinds = {'partial_images': false, 'key_moves': false} if configured_as_images
-        else cdc_image_kind_flags(table_name) -%}
+        else cdc_history.cdc_image_kind_flags(table_name) -%}
     {#- no chain is longer than the table's K images (each key move leaves one): with n
         recorded, log2(n) steps follow every chain; more K images written since make a
         longer chain possible, which the last step finds (stale, below) -#}
@@ -95,7 +95,7 @@
         {%- set what = 'a key move' -%}
     {%- endif -%}
     {%- set guard = 'case when ' ~ unexpected ~ ' then raise_error('
-        ~ sql_string_literal(stale.format(what)) ~ ') else true end' -%}
+        ~ cdc_history.sql_string_literal(stale.format(what)) ~ ') else true end' -%}
     {%- if states_are_images and not has_truncates -%}
     select * from {{ images }}
     {%- if not configured_as_images %}
@@ -119,7 +119,7 @@
                 case
                     when {{ images }}.image_oper != 'T' then named_struct(
                         {%- for name in names %}
-                        {{ sql_string_literal(name) }}, {{ images }}.{{ name }}
+                        {{ cdc_history.sql_string_literal(name) }}, {{ images }}.{{ name }}
                         {{- ',' if not loop.last }}
                         {%- endfor %}
                     )
@@ -293,15 +293,15 @@
                 when hops_{{ steps + 1 }}.up_of_up is null
                     then hops_{{ steps + 1 }}.up
                 {%- if bounded %}
-                else raise_error({{ sql_string_literal(stale.format(
+                else raise_error({{ cdc_history.sql_string_literal(stale.format(
                     'a chain of more than ' ~ followed ~ ' key moves')) }})
                 {%- else %}
                 else raise_error(concat(
-                    {{ sql_string_literal(
+                    {{ cdc_history.sql_string_literal(
                         table_name ~ ': more than ' ~ followed ~ ' key moves in a'
                         ~ ' row (key updates, each continuing the last) lead to key ') }},
                     hops_{{ steps + 1 }}.node.pk_string,
-                    {{ sql_string_literal(
+                    {{ cdc_history.sql_string_literal(
                         '; raise var key_move_chain_limit (now ' ~ chain_limit ~ ')') }}
                 ))
                 {%- endif %}
@@ -345,7 +345,7 @@
                         lineaged.image_complete
                         or array_contains(
                             lineaged.present_columns,
-                            {{ sql_string_literal(name) }}
+                            {{ cdc_history.sql_string_literal(name) }}
                         )
                     )
                     {%- if name in ignore_null %}

@@ -4,6 +4,6 @@
         column ignores NULL updates. False when states merge over each key's lineage
         (images that lack columns, NULLs kept back), which key moves carry from one key to
         another. -#}
-    {{ return(cdc_images_complete(table_name)
-        and not cdc_history_options(table_name, columns).ignore_null) }}
+    {{ return(cdc_history.cdc_images_complete(table_name)
+        and not cdc_history.cdc_history_options(table_name, columns).ignore_null) }}
 {% endmacro %}

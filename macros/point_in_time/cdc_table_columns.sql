@@ -3,9 +3,9 @@
         per model: declared in var cdc_tables (`columns`, name: type or name: {type,
         description}, in order) or, when not declared, from the table's source format
         (<source_system>_table_columns, e.g. the Qlik change table's DDL). -#}
-    {%- set table = cdc_table_config(table_name) -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
     {%- set declared = table.get('columns') -%}
-    {%- set key_columns = cdc_key_columns(table_name) -%}
+    {%- set key_columns = cdc_history.cdc_key_columns(table_name) -%}
     {%- if not declared and not execute -%}
         {#- parsing: the key stands in for the columns, no format code runs -#}
         {%- set placeholder = [] -%}
@@ -16,7 +16,7 @@
         {{ return(placeholder) }}
     {%- endif -%}
     {%- if not declared -%}
-        {{ return(cdc_call_format_macro(table.source_system, 'table_columns', table_name)) }}
+        {{ return(cdc_history.cdc_call_format_macro(table.source_system, 'table_columns', table_name)) }}
     {%- endif -%}
     {%- set columns = [] -%}
     {%- for name, spec in declared.items() -%}

@@ -19,10 +19,10 @@
         run that logs anything (6 s of a 1 % Qlik increment at 1 M changes, and growing
         with the log, BENCHMARKS.md section 58); such a format's canonical log is a table
         or a view over one. -#}
-{%- set unmarked = cdc_source_system_enabled(source_system)
-    and not cdc_source_system_config(source_system).get('transactions_marked', true) -%}
+{%- set unmarked = cdc_history.cdc_source_system_enabled(source_system)
+    and not cdc_history.cdc_source_system_config(source_system).get('transactions_marked', true) -%}
 {{ config(
-    enabled=cdc_source_system_enabled(source_system),
+    enabled=cdc_history.cdc_source_system_enabled(source_system),
     materialized='view' if unmarked else 'table'
 ) }}
 {%- if unmarked %}

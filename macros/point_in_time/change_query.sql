@@ -28,7 +28,7 @@
     {%- if to_point is none or to_point == '' -%}
         {{ exceptions.raise_compiler_error("change_query: to_point is required") }}
     {%- endif -%}
-    {%- set columns = columns or cdc_table_columns(table_name) -%}
+    {%- set columns = columns or cdc_history.cdc_table_columns(table_name) -%}
     {%- set subject = table_name ~ ('_net_changes' if net else '_changes') %}
 with
 
@@ -39,12 +39,12 @@ points_checked as (
        e.g. from 'latest', and never evaluates its filter) #}
     select
         {%- if from_point is not none %}
-        {{ cdc_point_filter('probe', from_point, subject ~ ': from_point') }}
+        {{ cdc_history.cdc_point_filter('probe', from_point, subject ~ ': from_point') }}
             as from_point_ok,
         {%- else %}
         true as from_point_ok,
         {%- endif %}
-        {{ cdc_point_filter('probe', to_point, subject ~ ': to_point') }}
+        {{ cdc_history.cdc_point_filter('probe', to_point, subject ~ ': to_point') }}
             as to_point_ok
     from (
         select
@@ -72,7 +72,7 @@ versions as (
             'is_live', not history.is_deleted,
             'image', named_struct(
                 {%- for column in columns %}
-                {{ sql_string_literal(column.name) }}, history.{{ column.name }}
+                {{ cdc_history.sql_string_literal(column.name) }}, history.{{ column.name }}
                 {{- ',' if not loop.last }}
                 {%- endfor %}
             )
@@ -89,10 +89,10 @@ in_window as (
     select versions.*
     from versions
     where
-        {{ cdc_point_filter('versions', to_point, subject ~ ': to_point') }}
+        {{ cdc_history.cdc_point_filter('versions', to_point, subject ~ ': to_point') }}
         {%- if from_point is not none %}
         and not (
-            {{ cdc_point_filter('versions', from_point, subject ~ ': from_point') }}
+            {{ cdc_history.cdc_point_filter('versions', from_point, subject ~ ': from_point') }}
         )
         {%- endif %}
 
@@ -179,7 +179,7 @@ per_key as (
             'is_live', not in_window.is_deleted,
             'image', named_struct(
                 {%- for column in columns %}
-                {{ sql_string_literal(column.name) }}, in_window.{{ column.name }}
+                {{ cdc_history.sql_string_literal(column.name) }}, in_window.{{ column.name }}
                 {{- ',' if not loop.last }}
                 {%- endfor %}
             ),

@@ -8,24 +8,24 @@
         (create_changes_function), so any window is a query, not a rebuild:
           select * from cdc.employees_changes('2024-03-01 12:00:00', 'latest');
         Disabled when the table is not in var cdc_tables. -#}
-    {%- if table_name not in var('cdc_tables') -%}
+    {%- if table_name not in cdc_history.cdc_var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
     {#- the hooks stay Jinja until run time, when the table's columns are known -#}
-    {%- set name = sql_string_literal(table_name) -%}
-    {%- set hook = "{{ create_changes_function(" ~ name ~ ") }}" -%}
-    {%- set net_hook = "{{ create_changes_function(" ~ name ~ ", net=true) }}" -%}
+    {%- set name = cdc_history.sql_string_literal(table_name) -%}
+    {%- set hook = "{{ cdc_history.create_changes_function(" ~ name ~ ") }}" -%}
+    {%- set net_hook = "{{ cdc_history.create_changes_function(" ~ name ~ ", net=true) }}" -%}
     {{ config(materialized='view', post_hook=[hook, net_hook]) }}
-    {%- set net = var('changes_net') -%}
+    {%- set net = cdc_history.cdc_var('changes_net') -%}
     {%- if net is not boolean -%}
         {{ exceptions.raise_compiler_error(
             "changes: var changes_net must be true or false, got " ~ net) }}
     {%- endif -%}
-    {%- set from_point = var('changes_from') -%}
-    {{ change_query(
+    {%- set from_point = cdc_history.cdc_var('changes_from') -%}
+    {{ cdc_history.change_query(
         table_name,
-        sql_string_literal(from_point) if from_point not in (none, '') else none,
-        sql_string_literal(var('changes_to')),
+        cdc_history.sql_string_literal(from_point) if from_point not in (none, '') else none,
+        cdc_history.sql_string_literal(cdc_history.cdc_var('changes_to')),
         net=net) }}
     {%- endif -%}
 {% endmacro %}

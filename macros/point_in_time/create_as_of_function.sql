@@ -8,7 +8,7 @@
         known_at, the rows as the warehouse knew them then (point_in_time_known_query);
         without it, as before. Nothing when the function already has this definition
         (cdc_replace_function). -#}
-    {%- set columns = cdc_table_columns(table_name) -%}
+    {%- set columns = cdc_history.cdc_table_columns(table_name) -%}
     {%- set returns = ['pk_string string'] -%}
     {%- for column in columns -%}
         {%- do returns.append(column.name ~ ' ' ~ column.type) -%}
@@ -19,26 +19,26 @@
     {%- set returns_table = '\n    returns table (' ~ returns | join(', ') ~ ')' -%}
     {%- set signature = '(point string)' ~ returns_table -%}
     {%- if consistent -%}
-        {{ cdc_replace_function(
+        {{ cdc_history.cdc_replace_function(
             table_name ~ '_as_of_consistent', signature,
-            point_in_time_query(
+            cdc_history.point_in_time_query(
                 table_name, 'point_query.point', columns,
-                point_query=cdc_consistent_point(table_name, 'point'))) }}
-    {%- elif cdc_history_options(table_name, columns).bitemporal -%}
+                point_query=cdc_history.cdc_consistent_point(table_name, 'point'))) }}
+    {%- elif cdc_history.cdc_history_options(table_name, columns).bitemporal -%}
         {#- the parameter qualified by the function's name, apart from any column of
             that name -#}
         {%- set known_at = table_name ~ '_as_of.known_at' -%}
-        {{ cdc_replace_function(
+        {{ cdc_history.cdc_replace_function(
             table_name ~ '_as_of',
             '(point string, known_at string default null)' ~ returns_table,
-            'select * from (\n' ~ point_in_time_query(table_name, 'point', columns)
+            'select * from (\n' ~ cdc_history.point_in_time_query(table_name, 'point', columns)
             ~ '\n) as known_now where ' ~ known_at ~ ' is null'
             ~ '\nunion all\nselect * from (\n'
-            ~ point_in_time_known_query(table_name, 'point', known_at, columns)
+            ~ cdc_history.point_in_time_known_query(table_name, 'point', known_at, columns)
             ~ '\n) as known_then where ' ~ known_at ~ ' is not null') }}
     {%- else -%}
-        {{ cdc_replace_function(
+        {{ cdc_history.cdc_replace_function(
             table_name ~ '_as_of', signature,
-            point_in_time_query(table_name, 'point', columns)) }}
+            cdc_history.point_in_time_query(table_name, 'point', columns)) }}
     {%- endif -%}
 {% endmacro %}

@@ -4,7 +4,7 @@
         net, <schema>.<table>_net_changes(from_point STRING, to_point STRING), each key's
         net effect over the window. Nothing when the function already has this definition
         (cdc_replace_function). -#}
-    {%- set columns = cdc_table_columns(table_name) -%}
+    {%- set columns = cdc_history.cdc_table_columns(table_name) -%}
     {%- set returns = ['pk_string string'] -%}
     {%- for column in columns -%}
         {%- do returns.append(column.name ~ ' ' ~ column.type) -%}
@@ -13,9 +13,9 @@
         'change_type string', 'change_op string', 'order_key string',
         'changed_at timestamp', 'change_id string', 'order_scope string']) -%}
     {%- set function = table_name ~ ('_net_changes' if net else '_changes') -%}
-    {{ cdc_replace_function(
+    {{ cdc_history.cdc_replace_function(
         function,
         '(from_point string, to_point string)\n    returns table ('
             ~ returns | join(', ') ~ ')',
-        change_query(table_name, 'from_point', 'to_point', net=net, columns=columns)) }}
+        cdc_history.change_query(table_name, 'from_point', 'to_point', net=net, columns=columns)) }}
 {% endmacro %}

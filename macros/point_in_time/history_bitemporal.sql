@@ -5,13 +5,13 @@
         int_<table>__history_known (a fact's learned row paired with the row that gave it
         up). The rows known now equal dim_<table>_history (a data test says so). Disabled
         unless the table is in var cdc_tables with history option bitemporal true. -#}
-    {%- set table = cdc_table_config(table_name) if table_name in var('cdc_tables') else {} -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) if table_name in cdc_history.cdc_var('cdc_tables') else {} -%}
     {%- if not table.get('bitemporal', false) -%}
         {{ config(enabled=false) }}
     {%- else -%}
     {#- a view: a table would be written again whole by every run that adds to the record -#}
     {{ config(materialized='view') }}
-    {%- set names = cdc_table_columns(table_name) | map(attribute='name') | list %}
+    {%- set names = cdc_history.cdc_table_columns(table_name) | map(attribute='name') | list %}
 with
 
 paired as (

@@ -17,23 +17,23 @@
         current versions): an increment rewrites only 'current' and the new buckets; a
         rebuild replaces every partition in one insert (history_reset); a run with no new
         image is skipped (cdc_nothing_new: no statement, no write). Disabled when the table is not in var cdc_tables. -#}
-    {%- if table_name not in var('cdc_tables') -%}
+    {%- if table_name not in cdc_history.cdc_var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
-    {%- set hook = "{{ history_reset() }}" -%}
+    {%- set hook = "{{ cdc_history.history_reset() }}" -%}
     {{ config(
         materialized='incremental',
         incremental_strategy='insert_overwrite',
         partition_by=['valid_to_bucket'],
         on_schema_change='fail',
-        pre_hook=["{{ cdc_write_started() }}", hook],
-        post_hook=["{{ cdc_write_finished() }}"]
+        pre_hook=["{{ cdc_history.cdc_write_started() }}", hook],
+        post_hook=["{{ cdc_history.cdc_write_finished() }}"]
     ) }}
     {#- no image written since the last write read them: skipped unread -#}
-    {%- set plan = {'since': 'inputs unchanged', 'new_images': 0} if cdc_inputs_unchanged()
-        else history_plan(table_name) -%}
+    {%- set plan = {'since': 'inputs unchanged', 'new_images': 0} if cdc_history.cdc_inputs_unchanged()
+        else cdc_history.history_plan(table_name) -%}
     {%- if plan.since and plan.new_images == 0 -%}
-    {{ cdc_nothing_new() }}
+    {{ cdc_history.cdc_nothing_new() }}
     {%- else -%}
     {#- the plan, for this model's pre-hook (history_reset: the partition overwrite mode),
         which dbt renders later in the same invocation -#}
@@ -41,8 +41,8 @@
         {%- do graph.setdefault('cdc_history_plans', {}).update(
             {model.unique_id: 'increment' if plan.since else 'rebuild'}) -%}
     {%- endif -%}
-    {%- set columns = cdc_table_columns(table_name) -%}
-    {%- set bucket_length = var('history_bucket_length', 8) | int %}
+    {%- set columns = cdc_history.cdc_table_columns(table_name) -%}
+    {%- set bucket_length = cdc_history.cdc_var('history_bucket_length', 8) | int %}
 -- history_plan: {{ 'increment' if plan.since else 'rebuild' }}
 with
 
@@ -55,23 +55,23 @@ images as (
 ),
 
 {% if plan.since -%}
-{{ history_increment_events(table_name, columns, plan.since, bucket_length) }}
+{{ cdc_history.history_increment_events(table_name, columns, plan.since, bucket_length) }}
 {%- else -%}
-{{ history_rebuild_events(columns, plan.has_truncates) }}
+{{ cdc_history.history_rebuild_events(columns, plan.has_truncates) }}
 {%- endif %}
 
 states as (
 
-    {{ cdc_state_images(
+    {{ cdc_history.cdc_state_images(
         table_name, 'events', columns,
         has_truncates=not plan.since and plan.get('has_truncates', true)
     ) }}
 
 ),
 
-{{ history_versions(
+{{ cdc_history.history_versions(
     'states', columns, bucket_length,
-    cdc_history_options(table_name, columns).tracked
+    cdc_history.cdc_history_options(table_name, columns).tracked
 ) }}
 
 select * from final

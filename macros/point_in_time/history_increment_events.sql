@@ -8,7 +8,7 @@ new_images as (
 
     select images.*
     from images
-    where images.loaded_at > timestamp {{ sql_string_literal(since) }}
+    where images.loaded_at > timestamp {{ cdc_history.sql_string_literal(since) }}
 
 ),
 
@@ -35,7 +35,7 @@ current_versions as (
 events as (
 
     {# each touched key's current version stands in for all its earlier images #}
-    {{ cdc_current_version_images(
+    {{ cdc_history.cdc_current_version_images(
         table_name, columns, 'current_versions', 'affected_keys'
     ) }}
     union all

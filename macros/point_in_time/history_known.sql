@@ -29,7 +29,7 @@
         images, a late full snapshot) shows up as the facts it changes, learned at the new
         images' load time. Disabled unless the table is in var cdc_tables with bitemporal
         true. -#}
-    {%- set table = cdc_table_config(table_name) if table_name in var('cdc_tables') else {} -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) if table_name in cdc_history.cdc_var('cdc_tables') else {} -%}
     {%- if not table.get('bitemporal', false) -%}
         {{ config(enabled=false) }}
     {%- else -%}
@@ -38,23 +38,23 @@
         incremental_strategy='append',
         full_refresh=false,
         on_schema_change='fail',
-        pre_hook=["{{ cdc_write_started('loaded_at') }}"],
-        post_hook=["{{ cdc_write_finished() }}"]
+        pre_hook=["{{ cdc_history.cdc_write_started('loaded_at') }}"],
+        post_hook=["{{ cdc_history.cdc_write_finished() }}"]
     ) }}
     {%- set images_relation = ref('int_' ~ table_name ~ '__change_images') -%}
-    {%- if cdc_inputs_unchanged() -%}
-        {{ return(cdc_nothing_new()) }}
+    {%- if cdc_history.cdc_inputs_unchanged() -%}
+        {{ return(cdc_history.cdc_nothing_new()) }}
     {%- endif -%}
-    {%- set watermark = cdc_watermark(
+    {%- set watermark = cdc_history.cdc_watermark(
         images_relation, 'not upstream.is_before_image', 'known_at') -%}
     {%- set since = watermark.since -%}
     {%- if since and watermark.newer == 0 -%}
-        {{ return(cdc_nothing_new()) }}
+        {{ return(cdc_history.cdc_nothing_new()) }}
     {%- endif -%}
-    {%- set columns = cdc_table_columns(table_name) -%}
+    {%- set columns = cdc_history.cdc_table_columns(table_name) -%}
     {%- set names = columns | map(attribute='name') | list -%}
-    {%- set options = cdc_history_options(table_name, columns) -%}
-    {%- set newer_than = ' and images.loaded_at > timestamp ' ~ sql_string_literal(since)
+    {%- set options = cdc_history.cdc_history_options(table_name, columns) -%}
+    {%- set newer_than = ' and images.loaded_at > timestamp ' ~ cdc_history.sql_string_literal(since)
         if since else '' -%}
     {#- the TRUNCATE fan-out only for a table with a TRUNCATE, and the keys a new one
         teaches about (an aggregate over every key) only when one was loaded since; key
@@ -69,7 +69,7 @@
     {#- where states merge over lineages (cdc_states_are_images false), a key moved to
         continues the state of the key it moved from: a replica then holds every key's
         images (one replica per load time), not the touched key's alone -#}
-    {%- set whole_replicas = found[2] > 0 and not cdc_states_are_images(table_name, columns) -%}
+    {%- set whole_replicas = found[2] > 0 and not cdc_history.cdc_states_are_images(table_name, columns) -%}
     {%- set fact_columns = ['pk_string'] + names + [
         'is_deleted', 'valid_from', 'valid_to', 'valid_from_order_key',
         'valid_to_order_key', 'change_op', 'change_id', 'order_scope',
@@ -244,11 +244,11 @@ replay as (
 
 states as (
 
-    {{ cdc_state_images(table_name, 'replay', columns, has_truncates=has_truncates) }}
+    {{ cdc_history.cdc_state_images(table_name, 'replay', columns, has_truncates=has_truncates) }}
 
 ),
 
-{{ history_versions('states', columns, 8, options.tracked) }},
+{{ cdc_history.history_versions('states', columns, 8, options.tracked) }},
 
 replicas as (
 
@@ -270,7 +270,7 @@ facts as (
         {%- endfor %}
         sha2(to_json(named_struct(
             {%- for name in fact_columns %}
-            {{ sql_string_literal(name) }}, replicas.{{ name }}{{ ',' if not loop.last }}
+            {{ cdc_history.sql_string_literal(name) }}, replicas.{{ name }}{{ ',' if not loop.last }}
             {%- endfor %}
         )), 256) as version_hash,
         load_times.load_number

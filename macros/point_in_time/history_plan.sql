@@ -23,7 +23,7 @@
     {#- a write that began and never finished (cdc_write_started) left the partitions
         half overwritten: only a rebuild is sound -#}
     {%- set interrupted = execute and model.resource_type == 'model'
-        and cdc_table_property(this, 'cdc.write') == 'started' -%}
+        and cdc_history.cdc_table_property(this, 'cdc.write') == 'started' -%}
     {%- if interrupted -%}
         {%- do log('cdc: ' ~ this ~ ': the last write never finished; rebuilding it', info=true) -%}
     {%- endif -%}
@@ -31,26 +31,26 @@
         {%- set images = ref('int_' ~ table_name ~ '__change_images') -%}
         {#- the watermark and whether any image is newer, in one query: a run with none
             (the usual no-op) needs nothing else -#}
-        {%- set found = cdc_watermark(images, 'not upstream.is_before_image', 'change_loaded_at') -%}
+        {%- set found = cdc_history.cdc_watermark(images, 'not upstream.is_before_image', 'change_loaded_at') -%}
         {%- set newest = found.since -%}
         {%- if newest is not none and found.newer == 0 -%}
             {%- do plan.update({'since': newest, 'new_images': 0}) -%}
         {%- elif newest is not none -%}
-            {%- set watermark = "timestamp " ~ sql_string_literal(newest) -%}
+            {%- set watermark = "timestamp " ~ cdc_history.sql_string_literal(newest) -%}
             {#- a version that absorbed later states in place (cdc_history_options) starts
                 before its latest state: an image is late when a folded image of its key
                 is at or after it -#}
-            {%- set absorbs = cdc_history_options(
-                table_name, cdc_table_columns(table_name)).tracked is not none -%}
+            {%- set absorbs = cdc_history.cdc_history_options(
+                table_name, cdc_history.cdc_table_columns(table_name)).tracked is not none -%}
             {#- a table whose later loads replace staged changes (cdc_table_replaces_staged:
                 a Qlik table keeping the latest load): an image at a position where a
                 version starts or ends replaces the change there (its key may be another) -#}
-            {%- set replaces = cdc_table_replaces_staged(table_name) -%}
+            {%- set replaces = cdc_history.cdc_table_replaces_staged(table_name) -%}
             {#- a key move loaded in two halves: the new image's partner (same change_id
                 and order_key, K for a U, U for a K) was folded already; looked for only
                 where the table holds a K image (cdc_image_kind_flags) -#}
-            {%- set splits_moves = cdc_image_kind_flags(table_name).key_moves
-                and not cdc_states_are_images(table_name, cdc_table_columns(table_name)) -%}
+            {%- set splits_moves = cdc_history.cdc_image_kind_flags(table_name).key_moves
+                and not cdc_history.cdc_states_are_images(table_name, cdc_history.cdc_table_columns(table_name)) -%}
             {%- set counts = run_query(
                 "select count(*) as new_images, count_if(images.pk_string is null"
                 ~ " or images.order_key <= current_versions.valid_from_order_key"

@@ -12,7 +12,7 @@
                 'history_reset: no history plan recorded for ' ~ model.unique_id
                 ~ ' (history_from_changes records it when the model compiles)') }}
         {%- endif -%}
-        {{ cdc_partition_overwrite_mode('STATIC' if plans[model.unique_id] == 'rebuild' else 'DYNAMIC') }}
+        {{ cdc_history.cdc_partition_overwrite_mode('STATIC' if plans[model.unique_id] == 'rebuild' else 'DYNAMIC') }}
     {%- else -%}
         select 1 as history_kept
     {%- endif -%}

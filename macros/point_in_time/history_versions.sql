@@ -66,7 +66,7 @@ version_latest as (
         max_by(
             named_struct(
                 {%- for column in columns %}
-                {{ sql_string_literal(column.name) }}, states_kept.{{ column.name }}
+                {{ cdc_history.sql_string_literal(column.name) }}, states_kept.{{ column.name }}
                 {{- ',' if not loop.last }}
                 {%- endfor %}
             ),

@@ -29,11 +29,11 @@
         images only, and whether a row's latest image is applied travels with the image
         (`is_applied`) instead of being compared with the watermark again; 0.79 -> 0.56 s
         a read of the sample's employees with nothing pending (BENCHMARKS.md section 27). -#}
-    {%- if table_name not in var('cdc_tables') -%}
+    {%- if table_name not in cdc_history.cdc_var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
     {{ config(materialized='view') }}
-    {%- set columns = cdc_table_columns(table_name) %}
+    {%- set columns = cdc_history.cdc_table_columns(table_name) %}
 with
 
 history as (
@@ -88,7 +88,7 @@ events as (
         touched_versions.*,
         true as is_applied
     from (
-        {{ cdc_current_version_images(
+        {{ cdc_history.cdc_current_version_images(
             table_name, columns, 'current_versions', 'touched_keys'
         ) }}
     ) as touched_versions
@@ -100,7 +100,7 @@ events as (
 
 ),
 
-{{ cdc_latest_states(table_name, 'events', columns, truncates='pending_images') }}
+{{ cdc_history.cdc_latest_states(table_name, 'events', columns, truncates='pending_images') }}
 
 touched_rows as (
 

@@ -10,7 +10,7 @@
         previous_image that change's before-image, where the images hold it
         (point_in_time_rows). A known_at that is neither 'latest' nor a time stops the
         query, naming the value. -#}
-    {%- set columns = columns or cdc_table_columns(table_name) %}
+    {%- set columns = columns or cdc_history.cdc_table_columns(table_name) %}
 with
 
 versions as (
@@ -26,7 +26,7 @@ versions as (
         case
             when {{ known_at }} = 'latest' then known.is_known_now
             else
-                known.known_from <= {{ cdc_checked_time(
+                known.known_from <= {{ cdc_history.cdc_checked_time(
                     known_at, table_name ~ '_as_of: known_at must be latest or a timestamp, got ')
                 }}
                 and coalesce(known.known_to > try_cast({{ known_at }} as timestamp), true)
@@ -43,7 +43,7 @@ ranked as (
             order by versions.order_key desc, versions.is_deleted asc
         ) as recency
     from versions
-    where {{ cdc_point_filter('versions', point) }}
+    where {{ cdc_history.cdc_point_filter('versions', point) }}
 
 ),
 
@@ -55,5 +55,5 @@ standing as (
 
 ),
 
-{{ point_in_time_rows(columns, ref('int_' ~ table_name ~ '__change_images')) }}
+{{ cdc_history.point_in_time_rows(columns, ref('int_' ~ table_name ~ '__change_images')) }}
 {%- endmacro %}

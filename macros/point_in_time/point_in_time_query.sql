@@ -12,7 +12,7 @@
     {%- if point is none or point == '' -%}
         {{ exceptions.raise_compiler_error("point_in_time_query: point is required") }}
     {%- endif -%}
-    {%- set columns = columns or cdc_table_columns(table_name) %}
+    {%- set columns = columns or cdc_history.cdc_table_columns(table_name) %}
 with
 {%- if point_query %}
 
@@ -37,11 +37,11 @@ up_to_point as (
     {%- if point_query %}
     cross join point_query
     {%- endif %}
-    where not images.is_before_image and {{ cdc_point_filter('images', point) }}
+    where not images.is_before_image and {{ cdc_history.cdc_point_filter('images', point) }}
 
 ),
 
-{{ cdc_latest_states(table_name, 'up_to_point', columns) }}
+{{ cdc_history.cdc_latest_states(table_name, 'up_to_point', columns) }}
 
 standing as (
 
@@ -51,5 +51,5 @@ standing as (
 
 ),
 
-{{ point_in_time_rows(columns, 'images') }}
+{{ cdc_history.point_in_time_rows(columns, 'images') }}
 {%- endmacro %}

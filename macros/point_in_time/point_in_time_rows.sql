@@ -8,7 +8,7 @@ with_previous as (
 
     select
         standing.*,
-        {{ cdc_image_map(columns, 'before_images') }} as previous_image,
+        {{ cdc_history.cdc_image_map(columns, 'before_images') }} as previous_image,
         before_images.change_id is not null as has_previous_image
     from standing
     left join {{ images }} as before_images

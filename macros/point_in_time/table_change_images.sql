@@ -11,30 +11,30 @@
         images lacking columns, key moves), so the merge skips the steps it needs none of
         (cdc_state_images).
         Disabled when the table is not in var cdc_tables. -#}
-    {%- if table_name not in var('cdc_tables') -%}
+    {%- if table_name not in cdc_history.cdc_var('cdc_tables') -%}
         {{ config(enabled=false) }}
     {%- else -%}
-        {%- set table = cdc_table_config(table_name) -%}
+        {%- set table = cdc_history.cdc_table_config(table_name) -%}
         {%- set system = table.source_system -%}
-        {%- set pre_hooks = ["{{ cdc_write_started('loaded_at') }}"] -%}
-        {%- set post_hooks = ["{{ cdc_write_finished() }}"] -%}
+        {%- set pre_hooks = ["{{ cdc_history.cdc_write_started('loaded_at') }}"] -%}
+        {%- set post_hooks = ["{{ cdc_history.cdc_write_finished() }}"] -%}
         {#- the kinds of image matter only where states are merged: images not complete
             by configuration, or NULL updates ignored (cdc_states_are_images) -#}
-        {%- if not cdc_images_complete(table_name) or table.get('ignore_null_updates') -%}
-            {%- do post_hooks.insert(0, "{{ cdc_record_image_kinds() }}") -%}
+        {%- if not cdc_history.cdc_images_complete(table_name) or table.get('ignore_null_updates') -%}
+            {%- do post_hooks.insert(0, "{{ cdc_history.cdc_record_image_kinds() }}") -%}
         {%- endif -%}
         {#- a table whose later loads can replace staged changes (cdc_table_replaces_staged:
             a Qlik table keeping the latest load) rebuilds its images when a row supersedes
             a staged one (qlik_ct_change_images) -#}
-        {%- if cdc_source_system_config(system).get('images_rebuildable', false)
-              or cdc_table_replaces_staged(table_name) -%}
-            {%- do pre_hooks.append("{{ cdc_append_reset() }}") -%}
+        {%- if cdc_history.cdc_source_system_config(system).get('images_rebuildable', false)
+              or cdc_history.cdc_table_replaces_staged(table_name) -%}
+            {%- do pre_hooks.append("{{ cdc_history.cdc_append_reset() }}") -%}
         {%- endif -%}
         {#- inputs whose writes do not change what the images read of them: the registry's
             images_ignore_inputs (a Qlik table's images read its full loads from the Qlik
             log, written for every table; its rows there change with the table's staging
             and full-load folder alone, which the images read too: cdc_inputs_parents) -#}
-        {%- set ignored = cdc_source_system_config(system).get('images_ignore_inputs', []) -%}
+        {%- set ignored = cdc_history.cdc_source_system_config(system).get('images_ignore_inputs', []) -%}
         {{ config(
             materialized='incremental',
             incremental_strategy='append',
@@ -43,6 +43,6 @@
             post_hook=post_hooks,
             meta={'cdc_inputs_ignore': ignored | list} if ignored else {}
         ) }}
-        {{ cdc_call_format_macro(system, 'change_images', table_name) }}
+        {{ cdc_history.cdc_call_format_macro(system, 'change_images', table_name) }}
     {%- endif -%}
 {% endmacro %}

@@ -9,9 +9,9 @@
         case
             when
                 {{ relation_alias }}.{{ column.name }} is not null
-                and {{ qlik_ct_typed_value(column, relation_alias) }} is null
-                then {{ sql_string_literal(
-                    cdc_binary_text_error(column.name, column.encoding) if column.encoding
+                and {{ cdc_history.qlik_ct_typed_value(column, relation_alias) }} is null
+                then {{ cdc_history.sql_string_literal(
+                    cdc_history.cdc_binary_text_error(column.name, column.encoding) if column.encoding
                     else 'value of ' ~ column.name ~ ' is not a valid ' ~ column.type
                 ) }}
         end,

@@ -22,29 +22,29 @@
         duplicate_resolution latest_load, a run that stages a row superseding a staged one
         (flag supersedes_staged) images every staged row again, the table emptied first
         (cdc_append_reset). -#}
-    {%- set columns = cdc_table_columns(table_name) -%}
+    {%- set columns = cdc_history.cdc_table_columns(table_name) -%}
     {%- set names = columns | map(attribute='name') | list -%}
-    {%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
+    {%- set order_scope = 'qlik:' ~ cdc_history.cdc_var('qlik_ct_task') -%}
     {%- if not execute -%}
         {#- the full-load folder is an input (cdc_inputs_digest), the log's full loads
             are read from: the log is ignored there (table_change_images) -#}
 -- depends_on: {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }}
     {%- endif -%}
     {#- nothing staged or landed since the last write read its inputs: skipped unread -#}
-    {%- if cdc_inputs_unchanged() -%}
-        {{ return(cdc_nothing_new()) }}
+    {%- if cdc_history.cdc_inputs_unchanged() -%}
+        {{ return(cdc_history.cdc_nothing_new()) }}
     {%- endif -%}
-    {%- set watermark = cdc_watermark(ref('stg_qlik_ct__' ~ table_name), first_of='order_key') -%}
+    {%- set watermark = cdc_history.cdc_watermark(ref('stg_qlik_ct__' ~ table_name), first_of='order_key') -%}
     {%- set since = watermark.since -%}
     {#- duplicate_resolution latest_load: a newly staged row that supersedes a staged one
         takes that one's images away, so the images are built again from every staged row
         (the cdc_append_reset pre-hook, which table_change_images adds, empties the
         table first) -#}
-    {%- set latest_load = qlik_ct_keeps_latest_load(table_name) -%}
+    {%- set latest_load = cdc_history.qlik_ct_keeps_latest_load(table_name) -%}
     {%- if latest_load and since and watermark.newer > 0 and run_query(
         'select count(*) from ' ~ ref('stg_qlik_ct__' ~ table_name)
         ~ " where array_contains(flags, 'supersedes_staged') and loaded_at > timestamp "
-        ~ sql_string_literal(since)
+        ~ cdc_history.sql_string_literal(since)
     ).columns[0].values()[0] > 0 -%}
         {%- do log('cdc: ' ~ this ~ ': rebuilt: a newly staged row supersedes a staged one',
                    info=true) -%}
@@ -65,11 +65,11 @@
     select logged.*
     from {{ ref('int_qlik_ct__changes_logged') }} as logged
     where
-        logged.source_table = {{ sql_string_literal(table_name) }}
+        logged.source_table = {{ cdc_history.sql_string_literal(table_name) }}
         {#- the full loads' partitions only (qlik_ct_log_bucket, qlik_ct_reload_rows) #}
         and (
-            logged.log_bucket = {{ sql_string_literal(
-                '0' * (var('history_bucket_length', 8) | int)) }}
+            logged.log_bucket = {{ cdc_history.sql_string_literal(
+                '0' * (cdc_history.cdc_var('history_bucket_length', 8) | int)) }}
             or logged.log_bucket like 'reload-%'
         )
         and logged.is_snapshot
@@ -81,16 +81,16 @@
         ~ ' on imaged.order_key = snapshot_rows.order_key'
         ~ ' and imaged.change_id = snapshot_rows.change_id'
     ).columns[0].values()[0] == 0 -%}
-        {{ return(cdc_nothing_new()) }}
+        {{ return(cdc_history.cdc_nothing_new()) }}
     {%- endif %}
 with
 
 keyed as (
 
     select
-        {{ cdc_pk_string_of_row(table_name, columns, 'staged') }} as pk_string,
+        {{ cdc_history.cdc_pk_string_of_row(table_name, columns, 'staged') }} as pk_string,
         staged.*
-    from {{ qlik_ct_staged_rows(table_name) }} as staged
+    from {{ cdc_history.qlik_ct_staged_rows(table_name) }} as staged
     where staged.is_valid
 
 ),
@@ -102,7 +102,7 @@ new_rows as (
     {%- if nothing_new %}
     where false
     {%- elif since %}
-    where keyed.loaded_at > timestamp {{ sql_string_literal(since) }}
+    where keyed.loaded_at > timestamp {{ cdc_history.sql_string_literal(since) }}
     {%- endif %}
 
 ),
@@ -114,7 +114,7 @@ before_images as (
     where
         keyed.change_oper = 'B'
         {%- if first_new %}
-        and keyed.order_key >= {{ sql_string_literal(first_new) }}
+        and keyed.order_key >= {{ cdc_history.sql_string_literal(first_new) }}
         {%- endif %}
 
 ),
@@ -154,9 +154,9 @@ pairs as (
             and late_before_images.change_oper = 'B'
     where
         imaged_updates.change_oper = 'U'
-        and imaged_updates.loaded_at <= timestamp {{ sql_string_literal(since) }}
+        and imaged_updates.loaded_at <= timestamp {{ cdc_history.sql_string_literal(since) }}
         {%- if first_new %}
-        and imaged_updates.order_key >= {{ sql_string_literal(first_new) }}
+        and imaged_updates.order_key >= {{ cdc_history.sql_string_literal(first_new) }}
         {%- endif %}
     {%- endif %}
 
@@ -174,7 +174,7 @@ unfolded as (
         array(
             {# the change's own image: I, U, D, or T without key and values #}
             case
-                when pairs.has_own_image then {{ qlik_ct_image_struct(
+                when pairs.has_own_image then {{ cdc_history.qlik_ct_image_struct(
                     columns, 'pairs.',
                     "case when pairs.is_truncate then 'T' else pairs.change_oper end",
                     'pairs.pk_string', 'false',
@@ -185,7 +185,7 @@ unfolded as (
             {# K: a U that changed the key ends the old key with its before-image #}
             case
                 when pairs.before_pk_string != pairs.pk_string
-                    then {{ qlik_ct_image_struct(
+                    then {{ cdc_history.qlik_ct_image_struct(
                         columns, 'pairs.before__', "'K'", 'pairs.before_pk_string',
                         'false', 'false', 'false'
                     ) }}
@@ -193,7 +193,7 @@ unfolded as (
             {# B: the before-image of a U, at the same order_key #}
             case
                 when pairs.before_pk_string is not null
-                    then {{ qlik_ct_image_struct(
+                    then {{ cdc_history.qlik_ct_image_struct(
                         columns, 'pairs.before__', "'B'", 'pairs.before_pk_string',
                         'true', 'true', 'false'
                     ) }}
@@ -208,7 +208,7 @@ change_images as (
 
     select
         sha2(concat_ws(
-            '|', 'qlik_ct', {{ sql_string_literal(order_scope) }},
+            '|', 'qlik_ct', {{ cdc_history.sql_string_literal(order_scope) }},
             unfolded.order_key, '0'
         ), 256) as change_id,
         unfolded.order_key,
@@ -251,7 +251,7 @@ snapshot_images as (
         image.present_columns,
         current_timestamp() as loaded_at
     from snapshot_rows
-    {{ cdc_log_images_lateral_view('snapshot_rows', columns) }}
+    {{ cdc_history.cdc_log_images_lateral_view('snapshot_rows', columns) }}
 
 ),
 
@@ -266,8 +266,8 @@ images as (
 select
     images.change_id,
     'qlik_ct' as source_system,
-    {{ sql_string_literal(table_name) }} as source_table,
-    {{ sql_string_literal(order_scope) }} as order_scope,
+    {{ cdc_history.sql_string_literal(table_name) }} as source_table,
+    {{ cdc_history.sql_string_literal(order_scope) }} as order_scope,
     images.order_key,
     images.effective_at,
     images.pk_string,

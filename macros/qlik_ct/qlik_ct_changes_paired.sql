@@ -8,12 +8,12 @@
         (is_snapshot) at order_key 000...0. Row images become column -> text
         maps, so every table has one shape. An error when the table is not a
         qlik_ct table of var cdc_tables. -#}
-    {%- if table_name not in cdc_tables_of('qlik_ct') -%}
+    {%- if table_name not in cdc_history.cdc_tables_of('qlik_ct') -%}
         {{ exceptions.raise_compiler_error(
             'qlik_ct_changes_paired: ' ~ table_name ~ ' is not a qlik_ct table of var cdc_tables') }}
     {%- endif -%}
-    {%- set key_columns = cdc_key_columns(table_name) -%}
-    {%- set data_columns = qlik_ct_layout(table_name).data_columns -%}
+    {%- set key_columns = cdc_history.cdc_key_columns(table_name) -%}
+    {%- set data_columns = cdc_history.qlik_ct_layout(table_name).data_columns -%}
     {%- set column_names = data_columns | map(attribute='name') | list -%}
 with
 
@@ -32,8 +32,8 @@ change_rows as (
         staged.changed_columns,
         staged.flags,
         staged.loaded_at,
-        {{ cdc_image_map(data_columns, 'staged') }} as row_image
-    from {{ qlik_ct_staged_rows(table_name) }} as staged
+        {{ cdc_history.cdc_image_map(data_columns, 'staged') }} as row_image
+    from {{ cdc_history.qlik_ct_staged_rows(table_name) }} as staged
     where staged.is_valid
 
 ),
@@ -42,19 +42,19 @@ paired as (
 
     select
         change_rows.*,
-        {{ sql_string_array(column_names) }} as present_columns,
-        {{ cdc_pk_string(key_columns, "change_rows.row_image['{column}']") }}
+        {{ cdc_history.sql_string_array(column_names) }} as present_columns,
+        {{ cdc_history.cdc_pk_string(key_columns, "change_rows.row_image['{column}']") }}
             as pk_string,
-        {{ cdc_pk_map(key_columns, 'change_rows.row_image') }} as pk,
+        {{ cdc_history.cdc_pk_map(key_columns, 'change_rows.row_image') }} as pk,
         before_images.row_image as before_image_row,
-        {{ cdc_pk_string(key_columns, "before_images.row_image['{column}']") }}
+        {{ cdc_history.cdc_pk_string(key_columns, "before_images.row_image['{column}']") }}
             as before_image_pk_string,
-        {{ cdc_pk_map(key_columns, 'before_images.row_image') }}
+        {{ cdc_history.cdc_pk_map(key_columns, 'before_images.row_image') }}
             as before_image_pk,
         exists(
             change_rows.changed_columns,
             column_name -> array_contains(
-                {{ sql_string_array(key_columns) }}, column_name
+                {{ cdc_history.sql_string_array(key_columns) }}, column_name
             )
         ) as mask_sets_key_bits,
         false as is_snapshot
@@ -71,8 +71,8 @@ full_load as (
 
     select
         staged.source_table,
-        {{ cdc_image_map(data_columns, 'staged') }} as row_image,
-        {{ cdc_pk_string(key_columns, "cast(staged.{column} as string)") }}
+        {{ cdc_history.cdc_image_map(data_columns, 'staged') }} as row_image,
+        {{ cdc_history.cdc_pk_string(key_columns, "cast(staged.{column} as string)") }}
             as pk_string
     from {{ ref('stg_qlik_ct__' ~ table_name ~ '_baseline') }} as staged
     where staged.is_valid
@@ -84,7 +84,7 @@ snapshot as (
     select
         full_load.source_table,
         full_load.pk_string as raw_key,
-        {{ sql_string_literal('0' * 35) }} as order_key,
+        {{ cdc_history.sql_string_literal('0' * 35) }} as order_key,
         cast(null as timestamp) as change_seq_at,
         'I' as change_oper,
         false as is_truncate,
@@ -95,9 +95,9 @@ snapshot as (
         cast(array() as array<string>) as flags,
         cast(null as timestamp) as loaded_at,
         full_load.row_image,
-        {{ sql_string_array(column_names) }} as present_columns,
+        {{ cdc_history.sql_string_array(column_names) }} as present_columns,
         full_load.pk_string,
-        {{ cdc_pk_map(key_columns, 'full_load.row_image') }} as pk,
+        {{ cdc_history.cdc_pk_map(key_columns, 'full_load.row_image') }} as pk,
         cast(null as map<string, string>) as before_image_row,  -- noqa: LT01
         cast(null as string) as before_image_pk_string,
         cast(null as map<string, string>) as before_image_pk,  -- noqa: LT01

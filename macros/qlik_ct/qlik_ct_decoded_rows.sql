@@ -7,7 +7,7 @@
         duplicate_resolution latest_load, the landing times of the key's deliveries: a row
         landed not from files counts as landed at 0001-01-01, so rows of one table landing
         tie and none is kept). -#}
-    {%- set prefix = var('qlik_ct_header_prefix') -%}
+    {%- set prefix = cdc_history.cdc_var('qlik_ct_header_prefix') -%}
     {%- set seq = 'delivered.' ~ prefix ~ 'change_seq' -%}
     {%- set oper = 'delivered.' ~ prefix ~ 'change_oper' -%}
     {%- set header_count = layout.header_columns | length -%}
@@ -24,7 +24,7 @@ decoded as (
         decode_hex_change_mask(
             delivered.{{ prefix }}change_mask,
             {{ layout.bit_count }},
-            {{ sql_string_literal(var('qlik_ct_hex_mask_byte_order')) }}
+            {{ cdc_history.sql_string_literal(cdc_history.cdc_var('qlik_ct_hex_mask_byte_order')) }}
         ) as mask_decoded,
         {%- else -%}
         decode_change_mask(
@@ -50,7 +50,7 @@ decoded as (
         {%- endif %}
             partition by {{ seq }}, {{ oper }}
         ) as deliveries_with_this_key
-        {%- if qlik_ct_keeps_latest_load(table_name) %},
+        {%- if cdc_history.qlik_ct_keeps_latest_load(table_name) %},
         {# duplicate_resolution latest_load: the landing times of this key's deliveries
            (NULL when not landed from files), which decide which one is kept #}
         collect_list(
@@ -74,7 +74,7 @@ typed as (
 
     select
         ---------- identity and lineage
-        {{ sql_string_literal(table_name) }} as source_table,
+        {{ cdc_history.sql_string_literal(table_name) }} as source_table,
         concat_ws(
             '+',
             coalesce(decoded.{{ prefix }}change_seq, ''),
@@ -138,7 +138,7 @@ typed as (
         transform(
             filter(decoded.mask_decoded.positions, bit -> bit >= {{ header_count }}),
             bit -> element_at(
-                {{ sql_string_array(data_names) }}, bit - {{ header_count - 1 }}
+                {{ cdc_history.sql_string_array(data_names) }}, bit - {{ header_count - 1 }}
             )
         ) as changed_columns,
         exists(
@@ -146,10 +146,10 @@ typed as (
         ) as has_header_bits,
 
         ---------- row image, typed
-        {{ qlik_ct_typed_columns(layout, 'decoded') }},
+        {{ cdc_history.qlik_ct_typed_columns(layout, 'decoded') }},
 
         ---------- lineage
-        {{ cdc_malformed_record('decoded', layout.malformed_column) }}
+        {{ cdc_history.cdc_malformed_record('decoded', layout.malformed_column) }}
             as malformed_record,
         decoded.landed.file as landed_file,
         decoded.landed.modified_at as landed_file_modified_at,
@@ -157,14 +157,14 @@ typed as (
         ---------- judgement inputs
         decoded.deliveries_with_this_key,
         decoded.conflicts_with_staged,
-        {%- if qlik_ct_keeps_latest_load(table_name) %}
+        {%- if cdc_history.qlik_ct_keeps_latest_load(table_name) %}
         coalesce(decoded.landed.modified_at, timestamp '0001-01-01') as delivery_load_time,
         decoded.delivery_load_times,
         {%- endif %}
         decoded.{{ prefix }}change_seq is not null
         and decoded.{{ prefix }}change_seq rlike '^[0-9]{35}$'
         and decoded.change_seq_at is not null as is_change_seq_valid,
-        {{ qlik_ct_cast_errors(layout, 'decoded') }} as cast_errors
+        {{ cdc_history.qlik_ct_cast_errors(layout, 'decoded') }} as cast_errors
 
     from decoded
 

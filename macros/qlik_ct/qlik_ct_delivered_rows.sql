@@ -12,9 +12,9 @@
         record the reader could not split into the table's fields (layout.malformed_column)
         is matched by its raw text too (qlik_ct_row_hash), so a re-delivered copy is not
         staged twice. -#}
-    {%- set prefix = var('qlik_ct_header_prefix') -%}
+    {%- set prefix = cdc_history.cdc_var('qlik_ct_header_prefix') -%}
     {%- set data_names = layout.data_columns | map(attribute='name') | list -%}
-    {%- set landed_files = var('qlik_ct_landing') == 'files' %}
+    {%- set landed_files = cdc_history.cdc_var('qlik_ct_landing') == 'files' %}
 source as (
 
     select
@@ -72,12 +72,12 @@ hashed as (
 
     select
         new_rows.* except (staged_hashes),
-        {{ qlik_ct_row_hash(layout, 'new_rows') }} as row_hash,
+        {{ cdc_history.qlik_ct_row_hash(layout, 'new_rows') }} as row_hash,
         new_rows.staged_hashes,
         named_struct(
             {%- for name in layout.header_columns + data_names
                 + ([layout.malformed_column] if layout.malformed_column else []) %}
-            {{ sql_string_literal(name) }}, new_rows.{{ name }}{{ ',' if not loop.last }}
+            {{ cdc_history.sql_string_literal(name) }}, new_rows.{{ name }}{{ ',' if not loop.last }}
             {%- endfor %}
         ) as landed_row
     from new_rows

@@ -4,8 +4,8 @@
         whether int_qlik_ct__changes_logged rewrites the table's full-load bucket; none when
         it cannot be told (landing not in files mode: the full load is rewritten with its
         table, as every reader of a registered table must assume). -#}
-    {%- if var('qlik_ct_landing', '') != 'files' -%}
+    {%- if cdc_history.cdc_var('qlik_ct_landing', '') != 'files' -%}
         {{ return(none) }}
     {%- endif -%}
-    {{ return(cdc_landed_files_listing('qlik_ct').get(table_name, {}).get('digest', 'no file')) }}
+    {{ return(cdc_history.cdc_landed_files_listing('qlik_ct').get(table_name, {}).get('digest', 'no file')) }}
 {% endmacro %}

@@ -23,11 +23,11 @@
         rerun after a write that never finished applies it again whole. -#}
     {%- set plan = {} -%}
     {%- set incremental = execute and model.resource_type == 'model' and is_incremental() -%}
-    {%- for table_name in cdc_tables_of('qlik_ct') -%}
-        {%- set digest = qlik_ct_full_load_digest(table_name) if incremental else none -%}
+    {%- for table_name in cdc_history.cdc_tables_of('qlik_ct') -%}
+        {%- set digest = cdc_history.qlik_ct_full_load_digest(table_name) if incremental else none -%}
         {%- set landed = {} if digest is none
-            else cdc_landed_files_listing('qlik_ct').get(table_name, {}) -%}
-        {%- set recorded = cdc_table_property(this, 'cdc.full_load.' ~ table_name)
+            else cdc_history.cdc_landed_files_listing('qlik_ct').get(table_name, {}) -%}
+        {%- set recorded = cdc_history.cdc_table_property(this, 'cdc.full_load.' ~ table_name)
             if digest is not none else none -%}
         {%- if not incremental or digest is none -%}
             {%- do plan.update({table_name: {'action': 'baseline'}}) -%}
@@ -36,9 +36,9 @@
         {%- elif recorded in [none, '', 'no file'] -%}
             {%- do plan.update({table_name: {'action': 'baseline'}}) -%}
         {%- else -%}
-            {%- set recorded_newest = cdc_table_property(
+            {%- set recorded_newest = cdc_history.cdc_table_property(
                 this, 'cdc.full_load_newest.' ~ table_name) -%}
-            {%- set recorded_at = cdc_table_property(this, 'cdc.full_load_at.' ~ table_name) -%}
+            {%- set recorded_at = cdc_history.cdc_table_property(this, 'cdc.full_load_at.' ~ table_name) -%}
             {%- set earlier = [] -%}
             {%- for file in landed.files if recorded_newest
                   and file.modified_at <= recorded_newest -%}

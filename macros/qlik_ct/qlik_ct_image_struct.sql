@@ -11,13 +11,13 @@
         'is_before_image', {{ is_before_image }},
         'row_exists', {{ row_exists }},
         {%- for column in columns %}
-        {{ sql_string_literal(column.name) }},
+        {{ cdc_history.sql_string_literal(column.name) }},
         case when not {{ is_truncate }} then {{ prefix }}{{ column.name }} end,
         {%- endfor %}
         'image_complete', not {{ is_truncate }},
         'present_columns', case
             when not {{ is_truncate }}
-                then {{ sql_string_array(columns | map(attribute='name') | list) }}
+                then {{ cdc_history.sql_string_array(columns | map(attribute='name') | list) }}
         end
     )
 {%- endmacro %}

@@ -27,7 +27,7 @@ judged as (
         typed.*,
         case
             when typed.malformed_record is not null
-                then {{ cdc_malformed_reason() }}
+                then {{ cdc_history.cdc_malformed_reason() }}
         else nullif(concat_ws(
             '; ',
             case
@@ -61,12 +61,12 @@ judged as (
                     typed.change_oper = 'I'
                     and not typed.is_truncate
                     and size(array_except(
-                        {{ sql_string_array(mask_columns) }}, typed.changed_columns
+                        {{ cdc_history.sql_string_array(mask_columns) }}, typed.changed_columns
                     )) > 0
                     then concat(
                         'insert mask does not mark every column: lacks ',
                         array_join(array_except(
-                            {{ sql_string_array(mask_columns) }}, typed.changed_columns
+                            {{ cdc_history.sql_string_array(mask_columns) }}, typed.changed_columns
                         ), ', ')
                     )
             end,
@@ -96,7 +96,7 @@ judged as (
             {%- for name in layout.key_columns %}
             case
                 when not typed.is_truncate and typed.{{ name }} is null
-                    then {{ sql_string_literal('null key value in ' ~ name) }}
+                    then {{ cdc_history.sql_string_literal('null key value in ' ~ name) }}
             end,
             {%- endfor %}
             nullif(typed.cast_errors, '')
@@ -116,7 +116,7 @@ judged as (
                         and exists(
                             typed.changed_columns,
                             name -> not array_contains(
-                                {{ sql_string_array(layout.key_columns) }}, name
+                                {{ cdc_history.sql_string_array(layout.key_columns) }}, name
                             )
                         )
                         then 'delete_mask_has_non_key_bits'

@@ -4,6 +4,6 @@
         change_seq and change_oper and other content, the one landed last is kept and the
         other quarantined as superseded, instead of both quarantined (duplicate_resolution:
         quarantine, the default). -#}
-    {{ return(cdc_table_config(table_name).get('duplicate_resolution', 'quarantine')
+    {{ return(cdc_history.cdc_table_config(table_name).get('duplicate_resolution', 'quarantine')
               == 'latest_load') }}
 {% endmacro %}

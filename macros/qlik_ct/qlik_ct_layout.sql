@@ -25,9 +25,9 @@
     {%- if memo_key in memo -%}
         {{ return(memo[memo_key]) }}
     {%- endif -%}
-    {%- set table = cdc_table_config(table_name) -%}
-    {%- set prefix = var('qlik_ct_header_prefix') -%}
-    {%- set key_columns = cdc_key_columns(table_name) -%}
+    {%- set table = cdc_history.cdc_table_config(table_name) -%}
+    {%- set prefix = cdc_history.cdc_var('qlik_ct_header_prefix') -%}
+    {%- set key_columns = cdc_history.cdc_key_columns(table_name) -%}
     {%- set configured_types = {} -%}
     {%- set declared = table.get('columns') or {} -%}
     {%- for name, spec in declared.items() -%}
@@ -55,26 +55,26 @@
     {#- the landed relation itself, not source(): callers downstream of staging (marts,
         their unit tests) read the layout without depending on the source node -#}
     {%- set relation = api.Relation.create(
-        schema=var('qlik_ct_schema'), identifier=table_name ~ '__ct') -%}
+        schema=cdc_history.cdc_var('qlik_ct_schema'), identifier=table_name ~ '__ct') -%}
     {%- set columns = adapter.get_columns_in_relation(relation) -%}
     {%- if columns | length == 0 -%}
         {{ exceptions.raise_compiler_error(
             "qlik_ct_layout: the change table " ~ relation ~ " of table '" ~ table_name
             ~ "' does not exist or has no columns (var qlik_ct_landing is '"
-            ~ var('qlik_ct_landing') ~ "')") }}
+            ~ cdc_history.cdc_var('qlik_ct_landing') ~ "')") }}
     {%- endif -%}
     {%- set header_columns = [] -%}
     {%- set data_columns = [] -%}
     {%- set mask_types = [] -%}
     {%- set malformed = [] -%}
-    {%- set malformed_name = cdc_landing_malformed_column('qlik_ct') -%}
+    {%- set malformed_name = cdc_history.cdc_landing_malformed_column('qlik_ct') -%}
     {%- for column in columns -%}
         {%- if malformed_name and column.name | lower == malformed_name -%}
             {%- do malformed.append(malformed_name) -%}
             {%- continue -%}
         {%- endif -%}
         {#- landed names reach SQL as identifiers: checked, never pasted blind -#}
-        {%- set name = cdc_identifier(
+        {%- set name = cdc_history.cdc_identifier(
             column.name | lower, 'column ' ~ column.name ~ ' of ' ~ relation) -%}
         {%- if data_columns | length == 0 and name.startswith(prefix) -%}
             {%- do header_columns.append(name) -%}

@@ -5,5 +5,5 @@
         staged rows for, not a table's whole log. The full-load rows (order key 000...0)
         have a bucket of zeros. A before-image shares its update's change_seq, so a late
         one falls in its update's bucket. -#}
-    substr({{ order_key }}, 1, {{ var('history_bucket_length', 8) | int }})
+    substr({{ order_key }}, 1, {{ cdc_history.cdc_var('history_bucket_length', 8) | int }})
 {%- endmacro %}

@@ -18,15 +18,15 @@
         cdc_remember_written_properties; a write of the log whole reads every staged row);
         when a table has none (nothing staged then, or a log written by an earlier
         version), the newest load time the log holds of each table, read from the log. -#}
-    {%- set tables = cdc_tables_of('qlik_ct') | list -%}
-    {%- set full_load_bucket = '0' * (var('history_bucket_length', 8) | int) -%}
+    {%- set tables = cdc_history.cdc_tables_of('qlik_ct') | list -%}
+    {%- set full_load_bucket = '0' * (cdc_history.cdc_var('history_bucket_length', 8) | int) -%}
     {%- set whole = {} -%}
     {%- for table_name in tables -%}
         {%- do whole.update({table_name: none}) -%}
     {%- endfor -%}
     {%- set marks = {} -%}
     {%- if not execute or model.resource_type != 'model' or not is_incremental()
-          or cdc_table_property(this, 'cdc.write') == 'started' -%}
+          or cdc_history.cdc_table_property(this, 'cdc.write') == 'started' -%}
         {#- written whole, from every staged row: each table's mark is its newest one
             (none, so '', for a table with nothing staged) -#}
         {%- if execute and model.resource_type == 'model' -%}
@@ -37,7 +37,7 @@
                 {%- set staging = load_relation(ref('stg_qlik_ct__' ~ table_name)) -%}
                 {%- if staging is not none -%}
                     {%- do newest.append(
-                        'select ' ~ sql_string_literal(table_name) ~ ' as source_table,'
+                        'select ' ~ cdc_history.sql_string_literal(table_name) ~ ' as source_table,'
                         ~ ' unix_micros(max(loaded_at)) as newest from ' ~ staging) -%}
                 {%- endif -%}
             {%- endfor -%}
@@ -45,7 +45,7 @@
                   if row[1] is not none -%}
                 {%- do marks.update({'cdc.logged_through.' ~ row[0]: row[1] | int | string}) -%}
             {%- endfor -%}
-            {%- do cdc_remember_written_properties(marks) -%}
+            {%- do cdc_history.cdc_remember_written_properties(marks) -%}
         {%- endif -%}
         {{ return(whole) }}
     {%- endif -%}
@@ -54,7 +54,7 @@
         join with the log's times would read every staged row) -#}
     {%- set logged = {} -%}
     {%- for table_name in tables -%}
-        {%- set mark = cdc_table_property(this, 'cdc.logged_through.' ~ table_name) -%}
+        {%- set mark = cdc_history.cdc_table_property(this, 'cdc.logged_through.' ~ table_name) -%}
         {%- if mark is not none and mark | length > 0 -%}
             {%- do logged.update({table_name: mark | int}) -%}
         {%- endif -%}
@@ -84,14 +84,14 @@
                 ~ (logged[table_name] | int) ~ ')' -%}
         {%- endif -%}
         {%- do staged.append(
-            'select ' ~ sql_string_literal(table_name) ~ ' as source_table, '
+            'select ' ~ cdc_history.sql_string_literal(table_name) ~ ' as source_table, '
             ~ ('false' if table_name in logged else 'true') ~ ' as whole, order_key, loaded_at'
             ~ ' from ' ~ ref('stg_qlik_ct__' ~ table_name) ~ ' where ' ~ newer) -%}
     {%- endfor -%}
     {%- set found = run_query(
         'select staged.source_table, staged.whole,'
         ~ " concat_ws(',', array_sort(collect_set("
-        ~ qlik_ct_log_bucket('staged.order_key') ~ '))) as buckets,'
+        ~ cdc_history.qlik_ct_log_bucket('staged.order_key') ~ '))) as buckets,'
         ~ ' unix_micros(max(staged.loaded_at)) as newest'
         ~ ' from (' ~ staged | join(' union all ') ~ ') as staged'
         ~ ' group by staged.source_table, staged.whole'
@@ -101,7 +101,7 @@
     {%- for row in found.rows if row[3] is not none -%}
         {%- do marks.update({'cdc.logged_through.' ~ row[0]: row[3] | int | string}) -%}
     {%- endfor -%}
-    {%- do cdc_remember_written_properties(marks) -%}
+    {%- do cdc_history.cdc_remember_written_properties(marks) -%}
     {%- set full_load_changed = {} -%}
     {%- for table_name in tables -%}
         {%- do full_load_changed.update({
@@ -122,7 +122,7 @@
         only: otherwise the full load is written with its table's changes -#}
     {%- for table_name in tables
           if table_name not in to_write
-          and qlik_ct_full_load_digest(table_name) is not none -%}
+          and cdc_history.qlik_ct_full_load_digest(table_name) is not none -%}
         {%- if full_load_plan[table_name].action == 'baseline' -%}
             {%- do to_write.update({table_name: [full_load_bucket]}) -%}
         {%- elif full_load_plan[table_name].action == 'reload' -%}

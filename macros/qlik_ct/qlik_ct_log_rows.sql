@@ -5,7 +5,7 @@
         (qlik_ct_changes_paired), limited to the buckets to rewrite, its reload when
         `full_load_plan` (qlik_ct_full_load_plan) has one (qlik_ct_reload_rows), in the
         canonical columns with the change_id (spec F.1) and the log_bucket partition. -#}
-{%- set order_scope = 'qlik:' ~ var('qlik_ct_task') -%}
+{%- set order_scope = 'qlik:' ~ cdc_history.cdc_var('qlik_ct_task') -%}
 with
 {# one CTE a table written: its changes paired (qlik_ct_changes_paired); a table
    name is an identifier (cdc_is_table_name) #}
@@ -13,7 +13,7 @@ with
 
 {{ table_name }}__paired as (
 
-    {{ qlik_ct_changes_paired(table_name) | indent(4) }}
+    {{ cdc_history.qlik_ct_changes_paired(table_name) | indent(4) }}
 
 ),
 {%- endfor %}
@@ -30,21 +30,21 @@ all_rows as (
     {%- elif buckets is not none and buckets | length == 0 %}
     where false
     {%- elif buckets is not none %}
-    where {{ qlik_ct_log_bucket('order_key') }} in (
+    where {{ cdc_history.qlik_ct_log_bucket('order_key') }} in (
         {%- for bucket in buckets -%}
-        {{ sql_string_literal(bucket) }}{{ ', ' if not loop.last }}
+        {{ cdc_history.sql_string_literal(bucket) }}{{ ', ' if not loop.last }}
         {%- endfor -%}
     )
     {#- the same rows as a range, which Parquet can skip older runs' files by (the
         bucket list cannot be pushed to a scan): a logged order key is 35 digits or
         the full load's zeros, so each key of these buckets lies from the least
         bucket up to the greatest followed by '~', above every digit #}
-    and order_key >= {{ sql_string_literal(buckets | min) }}
-    and order_key < {{ sql_string_literal((buckets | max) ~ '~') }}
+    and order_key >= {{ cdc_history.sql_string_literal(buckets | min) }}
+    and order_key < {{ cdc_history.sql_string_literal((buckets | max) ~ '~') }}
     {%- endif %}
     {%- if full_load.action == 'reload' %}
     union all
-    {{ qlik_ct_reload_rows(table_name, full_load.at, table_name ~ '__paired') }}
+    {{ cdc_history.qlik_ct_reload_rows(table_name, full_load.at, table_name ~ '__paired') }}
     {%- endif %}
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
@@ -59,7 +59,7 @@ canonical as (
             concat_ws(
                 '|',
                 'qlik_ct',
-                {{ sql_string_literal(order_scope) }},
+                {{ cdc_history.sql_string_literal(order_scope) }},
                 all_rows.order_key,
                 case
                     when all_rows.is_snapshot
@@ -72,13 +72,13 @@ canonical as (
             256
         ) as change_id,
         'qlik_ct' as source_system,
-        {{ sql_string_literal(var('qlik_ct_task')) }} as source_instance,
+        {{ cdc_history.sql_string_literal(cdc_history.cdc_var('qlik_ct_task')) }} as source_instance,
         case all_rows.source_table
-            {%- for table_name in cdc_tables_of('qlik_ct') %}
-            {%- set table = cdc_table_config(table_name) %}
+            {%- for table_name in cdc_history.cdc_tables_of('qlik_ct') %}
+            {%- set table = cdc_history.cdc_table_config(table_name) %}
             {%- set source_schema = table.get('source_schema', '') %}
-            when {{ sql_string_literal(table_name) }}
-                then {{ sql_string_literal(source_schema) }}
+            when {{ cdc_history.sql_string_literal(table_name) }}
+                then {{ cdc_history.sql_string_literal(source_schema) }}
             {%- endfor %}
         end as source_schema,
         all_rows.source_table,
@@ -106,7 +106,7 @@ canonical as (
         ) as pk_changed,
 
         ---------- ordering (spec F.3)
-        {{ sql_string_literal(order_scope) }} as order_scope,
+        {{ cdc_history.sql_string_literal(order_scope) }} as order_scope,
         all_rows.order_key,
         all_rows.transaction_id as txn_id,
         cast(null as bigint) as txn_seq,
@@ -144,7 +144,7 @@ canonical as (
 
         ---------- lineage
         concat(
-            {{ sql_string_literal(var('qlik_ct_schema') ~ '.') }},
+            {{ cdc_history.sql_string_literal(cdc_history.cdc_var('qlik_ct_schema') ~ '.') }},
             all_rows.source_table,
             case when all_rows.is_snapshot then '' else '__ct' end
         ) as raw_source,
@@ -156,7 +156,7 @@ canonical as (
         case
             when array_contains(all_rows.flags, 'reload')
                 then concat('reload-', substr(all_rows.order_key, 1, 16))
-            else {{ qlik_ct_log_bucket('all_rows.order_key') }}
+            else {{ cdc_history.qlik_ct_log_bucket('all_rows.order_key') }}
         end as log_bucket
 
     from all_rows

@@ -7,10 +7,10 @@
         (fct_cdc_quarantine, cdc_table_batches) instead of planning every table's view
         at once. -#}
     {%- set members = [] -%}
-    {%- for table_name in cdc_tables_of('qlik_ct') -%}
+    {%- for table_name in cdc_history.cdc_tables_of('qlik_ct') -%}
         {%- set member -%}
     select
-        {{- cdc_select_columns(cdc_quarantine_columns(), 'quarantined') }}
+        {{- cdc_history.cdc_select_columns(cdc_history.cdc_quarantine_columns(), 'quarantined') }}
     from (
         select
             'qlik_ct' as source_system,
@@ -22,7 +22,7 @@
     {%- endfor -%}
     {%- set landed_files -%}
     select
-        {{- cdc_select_columns(cdc_quarantine_columns(), 'quarantined') }}
+        {{- cdc_history.cdc_select_columns(cdc_history.cdc_quarantine_columns(), 'quarantined') }}
     from {{ ref('int_qlik_ct__landed_files_quarantined') }} as quarantined
     {%- endset -%}
     {%- do members.append(landed_files) -%}

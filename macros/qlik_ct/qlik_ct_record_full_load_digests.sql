@@ -9,10 +9,10 @@
         when the digest cannot be told (qlik_ct_full_load_digest). -#}
     {%- if execute and model.resource_type == 'model' -%}
         {%- set properties = {} -%}
-        {%- set plan = qlik_ct_full_load_plan() -%}
-        {%- for table_name in cdc_tables_of('qlik_ct') -%}
-            {%- set digest = qlik_ct_full_load_digest(table_name) -%}
-            {%- set landed = cdc_landed_files_listing('qlik_ct').get(table_name, {}) -%}
+        {%- set plan = cdc_history.qlik_ct_full_load_plan() -%}
+        {%- for table_name in cdc_history.cdc_tables_of('qlik_ct') -%}
+            {%- set digest = cdc_history.qlik_ct_full_load_digest(table_name) -%}
+            {%- set landed = cdc_history.cdc_landed_files_listing('qlik_ct').get(table_name, {}) -%}
             {%- if digest is not none and landed.get('newest_readable') is not none
                   and plan[table_name].action in ['baseline', 'reload'] -%}
                 {%- do properties.update({
@@ -22,7 +22,7 @@
             {%- endif -%}
         {%- endfor -%}
         {%- if properties -%}
-            {%- do run_query(cdc_set_table_properties(this, properties)) -%}
+            {%- do run_query(cdc_history.cdc_set_table_properties(this, properties)) -%}
         {%- endif -%}
     {%- endif -%}
     select 1 as full_load_digests_recorded

@@ -10,7 +10,7 @@
     {%- do names.extend(layout.data_columns | map(attribute='name')) -%}
     to_json(named_struct(
         {%- for name in names %}
-        {{ sql_string_literal(name) }}, {{ relation_alias }}.{{ name }}{{ ',' if not loop.last }}
+        {{ cdc_history.sql_string_literal(name) }}, {{ relation_alias }}.{{ name }}{{ ',' if not loop.last }}
         {%- endfor %}
     ))
 {%- endmacro %}

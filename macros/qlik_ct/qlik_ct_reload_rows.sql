@@ -9,7 +9,7 @@
         both flagged `reload`. The position is `reloaded_at` (the newest modification time
         of the folder's readable files, session time zone) as change_seq's time part,
         YYYYMMDDHHmmSShh, as the Kafka format positions a REFRESH batch by its timestamp. -#}
-    {%- set at = 'timestamp ' ~ sql_string_literal(reloaded_at) -%}
+    {%- set at = 'timestamp ' ~ cdc_history.sql_string_literal(reloaded_at) -%}
     {%- set position = "date_format(" ~ at ~ ", 'yyyyMMddHHmmssSS')" %}
     select
         reloaded.source_table,
@@ -37,8 +37,8 @@
     where reloaded.is_snapshot
     union all
     select
-        {{ sql_string_literal(table_name) }} as source_table,
-        concat_ws('|', {{ sql_string_literal(table_name) }}, 'reload', {{ position }})
+        {{ cdc_history.sql_string_literal(table_name) }} as source_table,
+        concat_ws('|', {{ cdc_history.sql_string_literal(table_name) }}, 'reload', {{ position }})
             as raw_key,
         concat({{ position }}, repeat('0', 19)) as order_key,
         {{ at }} as change_seq_at,

@@ -8,7 +8,7 @@
         supersede nothing. The staging table is append-only: what the later row changes is
         decided here, on every read, from the few keys staged in more than one run. -#}
     {%- set staged = ref('stg_qlik_ct__' ~ table_name) -%}
-    {%- if not qlik_ct_keeps_latest_load(table_name) -%}
+    {%- if not cdc_history.qlik_ct_keeps_latest_load(table_name) -%}
         {{ return(staged) }}
     {%- endif -%}
     {%- set sql -%}

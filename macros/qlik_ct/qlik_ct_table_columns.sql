@@ -1,5 +1,5 @@
 {% macro qlik_ct_table_columns(table_name) %}
     {#- The typed data columns [{name, type, is_key}] of a Qlik table: its change table's
         data columns (DDL) with the configured types (qlik_ct_layout). -#}
-    {{ return(qlik_ct_layout(table_name).data_columns) }}
+    {{ return(cdc_history.qlik_ct_layout(table_name).data_columns) }}
 {% endmacro %}

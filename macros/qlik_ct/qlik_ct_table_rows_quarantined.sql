@@ -6,15 +6,15 @@
         change_seq, invalid full-load rows. int_qlik_ct__rows_quarantined is a
         short union of these views. Disabled when the table is not a qlik_ct table
         of var cdc_tables. -#}
-    {%- if table_name not in cdc_tables_of('qlik_ct') -%}
+    {%- if table_name not in cdc_history.cdc_tables_of('qlik_ct') -%}
         {{ config(enabled=false) }}
     {%- else -%}
-    {%- set layout = qlik_ct_layout(table_name) -%}
+    {%- set layout = cdc_history.qlik_ct_layout(table_name) -%}
 with
 
 staged as (
 
-    select * from {{ qlik_ct_staged_rows(table_name) }} as stg
+    select * from {{ cdc_history.qlik_ct_staged_rows(table_name) }} as stg
 
 ),
 
@@ -22,7 +22,7 @@ invalid as (
 
     select
         staged.source_table,
-        {{ sql_string_literal(table_name ~ '__ct') }} as landed_table,
+        {{ cdc_history.sql_string_literal(table_name ~ '__ct') }} as landed_table,
         staged.raw_key,
         staged.order_key,
         staged.invalid_reason as reason,
@@ -31,7 +31,7 @@ invalid as (
                 then to_json(
                     named_struct('malformed_record', staged.malformed_record)
                 )
-            else {{ qlik_ct_record_json(layout, 'staged') }}
+            else {{ cdc_history.qlik_ct_record_json(layout, 'staged') }}
         end as record_json,
         staged.loaded_at
     from staged
@@ -43,11 +43,11 @@ orphan_before_images as (
 
     select
         before_images.source_table,
-        {{ sql_string_literal(table_name ~ '__ct') }} as landed_table,
+        {{ cdc_history.sql_string_literal(table_name ~ '__ct') }} as landed_table,
         before_images.raw_key,
         before_images.order_key,
         'orphan before-image: no valid U row has this change_seq' as reason,
-        {{ qlik_ct_record_json(layout, 'before_images') }} as record_json,
+        {{ cdc_history.qlik_ct_record_json(layout, 'before_images') }} as record_json,
         before_images.loaded_at
     from staged as before_images
     left anti join staged as update_rows
@@ -63,7 +63,7 @@ full_load_invalid as (
 
     select
         baseline.source_table,
-        {{ sql_string_literal(table_name) }} as landed_table,
+        {{ cdc_history.sql_string_literal(table_name) }} as landed_table,
         cast(null as string) as raw_key,
         cast(null as string) as order_key,
         baseline.invalid_reason as reason,
@@ -73,7 +73,7 @@ full_load_invalid as (
                     named_struct('malformed_record', baseline.malformed_record)
                 )
             else {{
-                qlik_ct_record_json(layout, 'baseline', with_headers=false)
+                cdc_history.qlik_ct_record_json(layout, 'baseline', with_headers=false)
             }}
         end as record_json,
         cast(null as timestamp) as loaded_at

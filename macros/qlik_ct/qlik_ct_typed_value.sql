@@ -6,7 +6,7 @@
         by qlik_ct_cast_errors. -#}
     {%- set value = relation_alias ~ '.' ~ column.name -%}
     {%- if column.encoding -%}
-        {{ cdc_binary_from_text(value, column.encoding) }}
+        {{ cdc_history.cdc_binary_from_text(value, column.encoding) }}
     {%- elif column.type != column.source_type -%}
         try_cast({{ value }} as {{ column.type }})
     {%- else -%}

@@ -6,7 +6,7 @@
         conditions on _metadata, so Spark prunes the other files before opening them. Other
         landings: true (every landed row; the staged keys decide). -#}
     {%- set conditions = [
-        cdc_landing_files_filter('qlik_ct', table_name ~ '__ct', relation_alias),
-        cdc_files_not_staged('qlik_ct', relation_alias, check_columns=false)] -%}
+        cdc_history.cdc_landing_files_filter('qlik_ct', table_name ~ '__ct', relation_alias),
+        cdc_history.cdc_files_not_staged('qlik_ct', relation_alias, check_columns=false)] -%}
     {{ return(conditions | reject('equalto', 'true') | join('\n        and ') or 'true') }}
 {% endmacro %}

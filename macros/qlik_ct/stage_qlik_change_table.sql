@@ -9,39 +9,39 @@
                                   skipped, cdc_nothing_new);
           qlik_ct_decoded_rows    mask decoded (UDF), change_seq split, row typed;
           qlik_ct_judged_rows     every spec A.12 rule as a reason, warnings as flags. -#}
-    {%- if table_name not in cdc_tables_of('qlik_ct') -%}
+    {%- if table_name not in cdc_history.cdc_tables_of('qlik_ct') -%}
         {{ config(enabled=false) }}
     {%- else -%}
     {{- config(
-        pre_hook=["{{ cdc_write_started('loaded_at') }}"],
-        post_hook=["{{ cdc_write_finished() }}"],
+        pre_hook=["{{ cdc_history.cdc_write_started('loaded_at') }}"],
+        post_hook=["{{ cdc_history.cdc_write_finished() }}"],
         meta={'cdc_landed_inputs': {
             'source_system': 'qlik_ct', 'tables': [table_name ~ '__ct']}}
     ) -}}
-    {%- set layout = qlik_ct_layout(table_name) -%}
+    {%- set layout = cdc_history.qlik_ct_layout(table_name) -%}
     {#- files mode, incremental: the landed folder as it was when the last write read it
         (cdc_inputs_unchanged), or no readable file left unstaged, means nothing to stage -#}
-    {%- set unchanged = var('qlik_ct_landing') == 'files' and cdc_inputs_unchanged() -%}
+    {%- set unchanged = cdc_history.cdc_var('qlik_ct_landing') == 'files' and cdc_history.cdc_inputs_unchanged() -%}
     {%- set files_filter = 'false' if unchanged
-        else qlik_ct_unstaged_files_filter(table_name, 'landed') -%}
-    {%- if unchanged or is_incremental() and execute and var('qlik_ct_landing') == 'files'
+        else cdc_history.qlik_ct_unstaged_files_filter(table_name, 'landed') -%}
+    {%- if unchanged or is_incremental() and execute and cdc_history.cdc_var('qlik_ct_landing') == 'files'
           and run_query(
             'select 1 from ' ~ source('qlik_ct', table_name ~ '__ct') ~ ' as landed where '
             ~ files_filter ~ ' limit 1').rows | length == 0 -%}
-{{ cdc_nothing_new() }}
+{{ cdc_history.cdc_nothing_new() }}
     {%- else -%}
-{{ depends_on_landing_seed(table_name ~ '__ct', 'qlik_ct') }}
+{{ cdc_history.depends_on_landing_seed(table_name ~ '__ct', 'qlik_ct') }}
 
 with
 
-{{ qlik_ct_delivered_rows(table_name, layout, files_filter) }}
+{{ cdc_history.qlik_ct_delivered_rows(table_name, layout, files_filter) }}
 
-{{ qlik_ct_decoded_rows(table_name, layout) }}
+{{ cdc_history.qlik_ct_decoded_rows(table_name, layout) }}
 
-{{ qlik_ct_judged_rows(
+{{ cdc_history.qlik_ct_judged_rows(
     layout,
-    cdc_table_config(table_name).get('lob_columns', []) | map('lower') | list,
-    qlik_ct_keeps_latest_load(table_name)
+    cdc_history.cdc_table_config(table_name).get('lob_columns', []) | map('lower') | list,
+    cdc_history.qlik_ct_keeps_latest_load(table_name)
 ) }}
 
 final as (

@@ -5,38 +5,38 @@
         malformed CSV record is invalid; rows whose key another row has are invalid, all of
         them: which one is right is unknown). A view: it reflects a reload at once.
         Disabled when the table is not a qlik_ct table of var cdc_tables. -#}
-    {%- if table_name not in cdc_tables_of('qlik_ct') -%}
+    {%- if table_name not in cdc_history.cdc_tables_of('qlik_ct') -%}
         {{ config(enabled=false) }}
     {%- else -%}
     {{- config(materialized='view',
         meta={'cdc_landed_inputs': {
             'source_system': 'qlik_ct', 'tables': [table_name]}}) -}}
-    {%- set layout = qlik_ct_layout(table_name) -%}
+    {%- set layout = cdc_history.qlik_ct_layout(table_name) -%}
     {%- set baseline = source('qlik_ct', table_name) %}
 
-{{ depends_on_landing_seed(table_name, 'qlik_ct') }}
+{{ cdc_history.depends_on_landing_seed(table_name, 'qlik_ct') }}
 
 with
 
 source as (
 
     select * from {{ baseline }} as landed
-    where {{ cdc_landing_files_filter('qlik_ct', table_name, 'landed') }}
+    where {{ cdc_history.cdc_landing_files_filter('qlik_ct', table_name, 'landed') }}
 
 ),
 
 typed as (
 
     select
-        {{ sql_string_literal(table_name) }} as source_table,
-        {{ qlik_ct_typed_columns(layout, 'source') }},
-        {{ cdc_malformed_record('source', layout.malformed_column) }}
+        {{ cdc_history.sql_string_literal(table_name) }} as source_table,
+        {{ cdc_history.qlik_ct_typed_columns(layout, 'source') }},
+        {{ cdc_history.cdc_malformed_record('source', layout.malformed_column) }}
             as malformed_record,
         concat_ws(
             '; ',
-            nullif({{ qlik_ct_cast_errors(layout, 'source') }}, ''),
+            nullif({{ cdc_history.qlik_ct_cast_errors(layout, 'source') }}, ''),
             {%- for name in layout.key_columns %}
-            case when source.{{ name }} is null then {{ sql_string_literal('null key value in ' ~ name) }} end,
+            case when source.{{ name }} is null then {{ cdc_history.sql_string_literal('null key value in ' ~ name) }} end,
             {%- endfor %}
             cast(null as string)
         ) as reasons,
@@ -59,7 +59,7 @@ final as (
         {% endfor -%}
         case
             when typed.malformed_record is not null
-                then {{ cdc_malformed_reason() }}
+                then {{ cdc_history.cdc_malformed_reason() }}
             when typed.reasons != '' then typed.reasons
             when typed.rows_with_this_key > 1
                 then concat(

@@ -1,6 +1,6 @@
 {% macro qlik_kafka_change_images(table_name) %}
     {#- int_<table>__change_images of a Qlik Kafka table: its canonical changes
         (int_qlik_kafka__changes_canonical) unfolded into typed images. -#}
-    {{ return(cdc_change_images_of_log(
+    {{ return(cdc_history.cdc_change_images_of_log(
         table_name, ref('int_qlik_kafka__changes_canonical'))) }}
 {% endmacro %}

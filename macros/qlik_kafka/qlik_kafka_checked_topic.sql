@@ -10,9 +10,9 @@
     {%- if not what -%}
         {{ exceptions.raise_compiler_error("qlik_kafka_checked_topic: what is required") }}
     {%- endif -%}
-    {%- set landing = var('qlik_kafka_landing') -%}
+    {%- set landing = cdc_history.cdc_var('qlik_kafka_landing') -%}
     {%- if landing != 'files' -%}
-        {%- if not cdc_is_identifier(topic) -%}
+        {%- if not cdc_history.cdc_is_identifier(topic) -%}
             {{ exceptions.raise_compiler_error(
                 "qlik_kafka_checked_topic: " ~ what ~ " is '" ~ topic ~ "', which is not an "
                 ~ "identifier (^[A-Za-z_][A-Za-z0-9_]*$); with qlik_kafka_landing '" ~ landing

@@ -6,12 +6,12 @@
         is qlik_kafka_landed_table_name(topic), which must differ (in any case) between
         topics. -#}
     {%- set landed = [] -%}
-    {%- for table_name in cdc_tables_of('qlik_kafka') -%}
-        {%- set topic = qlik_kafka_topic(table_name) -%}
+    {%- for table_name in cdc_history.cdc_tables_of('qlik_kafka') -%}
+        {%- set topic = cdc_history.qlik_kafka_topic(table_name) -%}
         {%- if topic not in landed -%}{%- do landed.append(topic) -%}{%- endif -%}
     {%- endfor -%}
-    {%- set metadata_topic = qlik_kafka_checked_topic(
-        var('qlik_kafka_metadata_topic'), 'var qlik_kafka_metadata_topic') -%}
+    {%- set metadata_topic = cdc_history.qlik_kafka_checked_topic(
+        cdc_history.cdc_var('qlik_kafka_metadata_topic'), 'var qlik_kafka_metadata_topic') -%}
     {%- if metadata_topic in landed -%}
         {{ exceptions.raise_compiler_error(
             "qlik_kafka_landed_tables: var qlik_kafka_metadata_topic '" ~ metadata_topic
@@ -20,7 +20,7 @@
     {%- do landed.append(metadata_topic) -%}
     {%- set named = {} -%}
     {%- for topic in landed -%}
-        {%- set table_name = qlik_kafka_landed_table_name(topic) | lower -%}
+        {%- set table_name = cdc_history.qlik_kafka_landed_table_name(topic) | lower -%}
         {%- if table_name in named -%}
             {{ exceptions.raise_compiler_error(
                 "qlik_kafka_landed_tables: topics '" ~ named[table_name] ~ "' and '" ~ topic

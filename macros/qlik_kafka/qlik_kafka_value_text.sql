@@ -42,11 +42,11 @@
             {%- if encoding %}
             then base64(case
                 when {{ encoding }} = 'base64'
-                    then {{ cdc_binary_from_text(raw, 'base64') }}
-                else {{ cdc_binary_from_text(raw, 'hex') }}
+                    then {{ cdc_history.cdc_binary_from_text(raw, 'base64') }}
+                else {{ cdc_history.cdc_binary_from_text(raw, 'hex') }}
             end)
             {%- else %}
-            then base64({{ cdc_binary_from_text(raw, 'hex') }})
+            then base64({{ cdc_history.cdc_binary_from_text(raw, 'hex') }})
             {%- endif %}
         else {{ raw }}
     end

@@ -26,16 +26,16 @@
     {%- set newest = {} -%}
     {%- if execute and model.resource_type == 'model' and is_incremental() -%}
         {%- set code = env_var('CDC_CODE_FINGERPRINT', '') -%}
-        {%- if cdc_table_property(this, 'cdc.write') != 'finished' -%}
+        {%- if cdc_history.cdc_table_property(this, 'cdc.write') != 'finished' -%}
             {%- do plan.update({'why': 'its last write never finished'}) -%}
         {%- elif not code -%}
             {%- do plan.update({'why': 'no code fingerprint (CDC_CODE_FINGERPRINT: run by cdc-dbt)'}) -%}
-        {%- elif cdc_table_property(this, 'cdc.code') != code -%}
+        {%- elif cdc_history.cdc_table_property(this, 'cdc.code') != code -%}
             {%- do plan.update({'why': 'the code changed since its last write'}) -%}
-        {%- elif cdc_inputs_unchanged() -%}
+        {%- elif cdc_history.cdc_inputs_unchanged() -%}
             {%- do plan.update({'since': 'inputs unchanged', 'newer': 0, 'why': 'nothing new'}) -%}
         {%- else -%}
-            {%- set watermark = cdc_watermark(upstream, condition, mark_column) -%}
+            {%- set watermark = cdc_history.cdc_watermark(upstream, condition, mark_column) -%}
             {%- if watermark.since is none -%}
                 {%- do plan.update({'why': 'its table is empty'}) -%}
             {%- else -%}
@@ -43,10 +43,10 @@
                 {#- asked even when nothing new was staged: metadata landing alone
                     must decode again what was staged before it -#}
                 {%- if invalidated_by is not none -%}
-                    {%- set seen = cdc_table_property(this, 'cdc.invalidated_seen') -%}
+                    {%- set seen = cdc_history.cdc_table_property(this, 'cdc.invalidated_seen') -%}
                     {%- set counted = run_query(
                         'select count_if((' ~ invalidating ~ ') and loaded_at > timestamp '
-                        ~ sql_string_literal(seen or watermark.since)
+                        ~ cdc_history.sql_string_literal(seen or watermark.since)
                         ~ '), cast(max(loaded_at) as string) from ' ~ invalidated_by).rows[0] -%}
                     {%- set invalidating_rows = counted[0] -%}
                     {%- do newest.update({'loaded_at': counted[1]}) -%}

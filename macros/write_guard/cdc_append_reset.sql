@@ -14,7 +14,7 @@
                 ~ ' (cdc_append_plan records it when the model compiles)') }}
         {%- endif -%}
         {%- if plans[model.unique_id] == 'rebuild' and is_incremental() -%}
-            {%- do run_query(cdc_set_table_properties(this, {'cdc.write.mark': ''})) -%}
+            {%- do run_query(cdc_history.cdc_set_table_properties(this, {'cdc.write.mark': ''})) -%}
             {%- do run_query('truncate table ' ~ this) -%}
         {%- endif -%}
     {%- endif -%}

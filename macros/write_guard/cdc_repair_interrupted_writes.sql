@@ -15,27 +15,27 @@
               and node.config.get('incremental_strategy') == 'append' -%}
             {%- set relation = api.Relation.create(
                 database=node.database, schema=node.schema, identifier=node.alias) -%}
-            {%- set state = cdc_table_property(relation, 'cdc.write') -%}
+            {%- set state = cdc_history.cdc_table_property(relation, 'cdc.write') -%}
             {%- if state in ['started', 'repairing'] -%}
                 {%- set copy = api.Relation.create(
                     database=node.database, schema=node.schema,
                     identifier=node.alias ~ '__cdc_repair') -%}
                 {%- if state == 'started' -%}
-                    {%- set column = cdc_identifier(
-                        cdc_table_property(relation, 'cdc.write.mark_column'),
+                    {%- set column = cdc_history.cdc_identifier(
+                        cdc_history.cdc_table_property(relation, 'cdc.write.mark_column'),
                         'property cdc.write.mark_column of ' ~ relation) -%}
-                    {%- set mark = cdc_table_property(relation, 'cdc.write.mark') or '' -%}
+                    {%- set mark = cdc_history.cdc_table_property(relation, 'cdc.write.mark') or '' -%}
                     {%- do log('cdc: ' ~ relation ~ ': the last write never finished; taking it '
                                ~ 'back to ' ~ column ~ ' <= ' ~ (mark or 'nothing'), info=true) -%}
                     {%- do run_query('drop table if exists ' ~ copy) -%}
                     {%- do run_query(
                         'create table ' ~ copy ~ ' using parquet as select * from ' ~ relation
                         ~ ' where '
-                        ~ (column ~ ' <= timestamp ' ~ sql_string_literal(mark) if mark else 'false')) -%}
-                    {%- do run_query(cdc_set_table_properties(relation, {'cdc.write': 'repairing'})) -%}
+                        ~ (column ~ ' <= timestamp ' ~ cdc_history.sql_string_literal(mark) if mark else 'false')) -%}
+                    {%- do run_query(cdc_history.cdc_set_table_properties(relation, {'cdc.write': 'repairing'})) -%}
                 {%- endif -%}
                 {%- do run_query('insert overwrite table ' ~ relation ~ ' select * from ' ~ copy) -%}
-                {%- do run_query(cdc_set_table_properties(relation, {
+                {%- do run_query(cdc_history.cdc_set_table_properties(relation, {
                     'cdc.write': 'finished', 'cdc.written': 'repaired ' ~ invocation_id,
                     'cdc.inputs': ''})) -%}
                 {%- do run_query('drop table if exists ' ~ copy) -%}

@@ -2,7 +2,7 @@
     {#- The statement that sets table properties (keys and values as quoted literals). -#}
     {%- set pairs = [] -%}
     {%- for key, value in properties.items() -%}
-        {%- do pairs.append(sql_string_literal(key) ~ ' = ' ~ sql_string_literal(value)) -%}
+        {%- do pairs.append(cdc_history.sql_string_literal(key) ~ ' = ' ~ cdc_history.sql_string_literal(value)) -%}
     {%- endfor -%}
     {{ return('alter table ' ~ relation ~ ' set tblproperties (' ~ pairs | join(', ') ~ ')') }}
 {% endmacro %}

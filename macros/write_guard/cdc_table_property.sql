@@ -5,7 +5,7 @@
         The readers are the on-run-start repair and registration and a model reading its
         own table before its hooks run; no value of ours holds ", " (states, column names,
         timestamps, digests). -#}
-    {%- set properties = cdc_relation_details(relation).get('Table Properties', '') | trim -%}
+    {%- set properties = cdc_history.cdc_relation_details(relation).get('Table Properties', '') | trim -%}
     {%- if properties.startswith('[') and properties.endswith(']') -%}
         {%- for pair in properties[1:-1].split(', ') -%}
             {%- set parts = pair.split('=', 1) -%}

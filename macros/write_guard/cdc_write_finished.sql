@@ -15,7 +15,7 @@
         {%- set properties = {
             'cdc.write': 'finished',
             'cdc.written': invocation_id,
-            'cdc.inputs': cdc_inputs_digest() or '',
+            'cdc.inputs': cdc_history.cdc_inputs_digest() or '',
             'cdc.code': env_var('CDC_CODE_FINGERPRINT', '')} -%}
         {%- set seen = graph.get('cdc_append_seen', {}) -%}
         {%- set memo_key = model.unique_id ~ '@' ~ invocation_id -%}
@@ -23,8 +23,8 @@
             {%- do properties.update({'cdc.invalidated_seen': seen[memo_key]}) -%}
         {%- endif -%}
         {%- do properties.update(graph.get('cdc_written_properties', {}).get(memo_key, {})) -%}
-        {%- do run_query(cdc_set_table_properties(this, properties)) -%}
-        {%- do cdc_remember_written(this, invocation_id) -%}
+        {%- do run_query(cdc_history.cdc_set_table_properties(this, properties)) -%}
+        {%- do cdc_history.cdc_remember_written(this, invocation_id) -%}
     {%- endif -%}
     select 1 as write_finished
 {% endmacro %}

@@ -19,13 +19,13 @@
             {%- set partition_by = config.get('partition_by') or [] -%}
             {%- set partition_by = [partition_by] if partition_by is string else partition_by -%}
             {%- if config.get('materialized') == 'incremental' -%}
-                {%- do run_query(cdc_set_table_properties(
+                {%- do run_query(cdc_history.cdc_set_table_properties(
                     this, {'cdc.write': 'started', 'cdc.written': '', 'cdc.inputs': ''})) -%}
             {%- endif -%}
             {%- if partition_by | length > 0 -%}
                 {%- do run_query('alter table ' ~ this ~ ' set serdeproperties ('
-                    ~ sql_string_literal('partitionOverwriteMode') ~ ' = '
-                    ~ sql_string_literal('DYNAMIC') ~ ')') -%}
+                    ~ cdc_history.sql_string_literal('partitionOverwriteMode') ~ ' = '
+                    ~ cdc_history.sql_string_literal('DYNAMIC') ~ ')') -%}
             {%- endif -%}
             {%- set columns = [] -%}
             {%- for column in adapter.get_columns_in_relation(this) -%}

@@ -19,7 +19,7 @@
                 {%- do properties.update({'cdc.write.mark_column': mark_column,
                                           'cdc.write.mark': mark or ''}) -%}
             {%- endif -%}
-            {%- do run_query(cdc_set_table_properties(this, properties)) -%}
+            {%- do run_query(cdc_history.cdc_set_table_properties(this, properties)) -%}
         {%- endif -%}
     {%- endif -%}
     select 1 as write_started

@@ -7,8 +7,9 @@
     cdc_table_image_columns with table_name: the declared layout of
     int_<table>__change_images, which every state model reads. Read from the table's
     description, no data scanned. One row per difference. -#}
-{%- set expected = (context[columns](table_name) if table_name is not none
-                    else context[columns]()) if execute else [] -%}
+{%- set column_list = cdc_history.cdc_macro_named(columns) -%}
+{%- set expected = (column_list(table_name) if table_name is not none
+                    else column_list()) if execute else [] -%}
 {%- set actual = adapter.get_columns_in_relation(model) if execute else [] -%}
 {%- set differences = [] -%}
 {%- if execute -%}
@@ -32,7 +33,7 @@ differences as (
     select cast(null as string) as difference
     {%- for difference in differences %}
     union all
-    select {{ sql_string_literal(difference) }}
+    select {{ cdc_history.sql_string_literal(difference) }}
     {%- endfor %}
 
 ),

@@ -4,8 +4,8 @@
     row. Holds by construction (a late conflicting duplicate is staged and judged invalid):
     it guards the incremental load against dropping a row silently. -#}
 {#- a table not in var cdc_tables has its models disabled: nothing to test -#}
-{%- if table_name in var('cdc_tables') %}
-{%- set prefix = var('qlik_ct_header_prefix') %}
+{%- if table_name in cdc_history.cdc_var('cdc_tables') %}
+{%- set prefix = cdc_history.cdc_var('qlik_ct_header_prefix') %}
 with
 
 delivered as (
@@ -16,9 +16,9 @@ delivered as (
             coalesce(landed.{{ prefix }}change_seq, ''),
             coalesce(landed.{{ prefix }}change_oper, '')
         ) as raw_key,
-        {{ qlik_ct_row_hash(qlik_ct_layout(table_name), 'landed') }} as row_hash
+        {{ cdc_history.qlik_ct_row_hash(cdc_history.qlik_ct_layout(table_name), 'landed') }} as row_hash
     from {{ source('qlik_ct', table_name ~ '__ct') }} as landed
-    where {{ cdc_landing_files_filter('qlik_ct', table_name ~ '__ct', 'landed') }}
+    where {{ cdc_history.cdc_landing_files_filter('qlik_ct', table_name ~ '__ct', 'landed') }}
 
 ),
 

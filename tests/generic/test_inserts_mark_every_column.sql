@@ -4,10 +4,10 @@
     tell-tale of a wrong byte order for masks landed as hex text
     (var qlik_ct_hex_mask_byte_order). -#}
 {#- a table not in var cdc_tables has its models disabled: nothing to test -#}
-{%- if table_name in var('cdc_tables') %}
-{%- set lob_columns = cdc_table_config(table_name).get('lob_columns', []) | map('lower') | list -%}
+{%- if table_name in cdc_history.cdc_var('cdc_tables') %}
+{%- set lob_columns = cdc_history.cdc_table_config(table_name).get('lob_columns', []) | map('lower') | list -%}
 {%- set expected = [] -%}
-{%- for column in cdc_table_columns(table_name) if column.name not in lob_columns -%}
+{%- for column in cdc_history.cdc_table_columns(table_name) if column.name not in lob_columns -%}
     {%- do expected.append(column.name) -%}
 {%- endfor %}
 with
@@ -16,7 +16,7 @@ inserts as (
 
     select
         *,
-        {{ sql_string_array(expected) }} as expected_columns
+        {{ cdc_history.sql_string_array(expected) }} as expected_columns
     from {{ model }}
     where change_oper = 'I' and is_valid
 
@@ -30,7 +30,7 @@ inserts_missing_columns as (
         size(array_except(inserts.expected_columns, inserts.{{ column_name }})) > 0
         or size(array_except(
             inserts.{{ column_name }},
-            array_union(inserts.expected_columns, {{ sql_string_array(lob_columns) }})
+            array_union(inserts.expected_columns, {{ cdc_history.sql_string_array(lob_columns) }})
         )) > 0
 
 )

@@ -3,7 +3,7 @@
     are exactly dim_<table>_history's rows, as multisets: the record of system time says
     what the history says. It also holds the record's pairing: a fact learned twice without
     being given up between would show twice. Each difference is returned with `problem`. -#}
-{%- set compared = 'pk_string, ' ~ (cdc_table_columns(table_name) | map(attribute='name')
+{%- set compared = 'pk_string, ' ~ (cdc_history.cdc_table_columns(table_name) | map(attribute='name')
     | join(', ')) ~ ', is_deleted, valid_from, valid_to, valid_from_order_key,'
     ~ ' valid_to_order_key, is_current, change_op, change_id, order_scope, change_loaded_at' %}
 with

@@ -13,17 +13,17 @@
     pk_string unique and not null as well: a key twice, or a NULL key, is a row "only in"
     one side, since the model holds neither. -#}
 {#- a table not in var cdc_tables has its models disabled: nothing to test -#}
-{%- if table_name in var('cdc_tables') %}
+{%- if table_name in cdc_history.cdc_var('cdc_tables') %}
 -- depends_on: {{ ref('dim_' ~ table_name ~ '_as_of') }}
 {%- for name in also %}
 -- depends_on: {{ ref(name) }}
 {%- endfor %}
-{%- set columns = ['pk_string'] + (cdc_table_columns(table_name) | map(attribute='name') | list) %}
+{%- set columns = ['pk_string'] + (cdc_history.cdc_table_columns(table_name) | map(attribute='name') | list) %}
 {%- set compared = [model.identifier] + also %}
 {%- set row_struct -%}
 named_struct(
     {%- for column in columns %}
-    {{ sql_string_literal(column) }}, {{ column }}{{ ',' if not loop.last }}
+    {{ cdc_history.sql_string_literal(column) }}, {{ column }}{{ ',' if not loop.last }}
     {%- endfor %}
 )
 {%- endset %}
@@ -35,14 +35,14 @@ weighed as (
        with, its columns in one struct (so no column of the table can clash with `weight`):
        a row both sides hold equally often sums to 0; one aggregate, the function read once #}
     select
-        {{ sql_string_literal(model.identifier) }} as compared_relation,
+        {{ cdc_history.sql_string_literal(model.identifier) }} as compared_relation,
         {{ row_struct }} as table_row,
         1 as weight
     from {{ model }}
     {%- for name in also %}
     union all
     select
-        {{ sql_string_literal(name) }} as compared_relation,
+        {{ cdc_history.sql_string_literal(name) }} as compared_relation,
         {{ row_struct }} as table_row,
         1 as weight
     from {{ ref(name) }}
@@ -52,11 +52,11 @@ weighed as (
         compared.compared_relation,
         {{ row_struct }} as table_row,
         -1 as weight
-    from {{ model.schema }}.{{ table_name }}_as_of({{ sql_string_literal(point) }})
+    from {{ model.schema }}.{{ table_name }}_as_of({{ cdc_history.sql_string_literal(point) }})
     cross join (
         values
         {%- for name in compared %}
-        ({{ sql_string_literal(name) }}){{ ',' if not loop.last }}
+        ({{ cdc_history.sql_string_literal(name) }}){{ ',' if not loop.last }}
         {%- endfor %}
     ) as compared (compared_relation)
 
@@ -69,7 +69,7 @@ differences as (
         case
             when sum(weighed.weight) > 0
                 then concat('only in ', weighed.compared_relation)
-            else {{ sql_string_literal('only in ' ~ table_name ~ '_as_of') }}
+            else {{ cdc_history.sql_string_literal('only in ' ~ table_name ~ '_as_of') }}
         end as difference,
         abs(sum(weighed.weight)) as copies,
         weighed.table_row
@@ -85,10 +85,10 @@ model_keys as (
     select
         case
             when pk_string is null
-                then {{ sql_string_literal('NULL key in ' ~ model.identifier) }}
-            else {{ sql_string_literal('key twice in ' ~ model.identifier) }}
+                then {{ cdc_history.sql_string_literal('NULL key in ' ~ model.identifier) }}
+            else {{ cdc_history.sql_string_literal('key twice in ' ~ model.identifier) }}
         end as difference,
-        {{ sql_string_literal(model.identifier) }} as compared_relation,
+        {{ cdc_history.sql_string_literal(model.identifier) }} as compared_relation,
         count(*) as copies,
         any_value({{ row_struct }}) as table_row
     from {{ model }}

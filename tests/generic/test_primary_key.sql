@@ -29,7 +29,7 @@ offending_keys as (
             '; ',
             case when keys.rows_with_this_key > 1 then 'duplicate key' end
             {%- for name in required %},
-            case when keys.{{ name }} is null then {{ sql_string_literal(name ~ ' is null') }} end
+            case when keys.{{ name }} is null then {{ cdc_history.sql_string_literal(name ~ ' is null') }} end
             {%- endfor %}
         ) as problem
     from keys

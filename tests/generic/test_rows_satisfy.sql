@@ -46,13 +46,13 @@ checked as (
                 {%- for name, condition in conditions.items() %}
                 case
                     when not coalesce({{ condition }}, false)
-                        then {{ sql_string_literal(name) }}
+                        then {{ cdc_history.sql_string_literal(name) }}
                 end{{ ',' if not (loop.last and not keys) }}
                 {%- endfor %}
                 {%- for name in keys %}
                 case
                     when cdc_rows_with_key_{{ loop.index }} > 1
-                        then {{ sql_string_literal(name) }}
+                        then {{ cdc_history.sql_string_literal(name) }}
                 end{{ ',' if not loop.last }}
                 {%- endfor %}
             ),

@@ -44,8 +44,12 @@ def names_in(code: str) -> list[str]:
     ]
 
 
+# cdc_var_defaults.sql is no code but a generated copy of dbt_project.yml's vars (the
+# registry among them) for nodes of a user's project (python_udfs/var_defaults.py)
 SHARED_MACROS = sorted(
-    path for path in MACROS.rglob("*.sql") if path.relative_to(MACROS).parts[0] not in REGISTRY
+    path
+    for path in MACROS.rglob("*.sql")
+    if path.relative_to(MACROS).parts[0] not in REGISTRY and path.name != "cdc_var_defaults.sql"
 )
 # the marts every format feeds (models/marts/cdc) and each table's (generated from the shared
 # per-table templates); a format's own marts sit in a folder named after it
