@@ -3,6 +3,7 @@
     cdc-dbt build                     # exactly `dbt build`, but the Python UDFs exist
     cdc-dbt docs generate
     cdc-dbt test --select stg_qlik_ct__employees
+    cdc-dbt init <dir>                # our own: a dbt project of yours on this package (no Spark)
     cdc-dbt scaffold [--check]        # our own: the per-table models and YAML (no Spark, no dbt)
     cdc-dbt serve [--port 10000]      # our own: a SQL endpoint (Spark Thrift Server) on the session
     cdc-dbt build --target thrift     # dbt through that endpoint: no Spark in this process
@@ -41,13 +42,18 @@ from python_udfs.session import (
 
 # Set on a session cdc-dbt started itself; the landed-table registration reads and clears it.
 LANDED_TABLES_UNREAD = "cdc.landed_tables.unread"
-# Commands that never open a connection: no Spark session needed.
-_OFFLINE_COMMANDS = {"parse", "deps", "clean", "init", "debug", "ls", "list", "--version", "-h"}
+# Commands that never open a connection: no Spark session needed. (`init` is our own, below:
+# dbt's would create a project without the package.)
+_OFFLINE_COMMANDS = {"parse", "deps", "clean", "debug", "ls", "list", "--version", "-h"}
 
 
 def main(argv: Sequence[str] | None = None, callbacks: Sequence[Callable[..., None]] = ()) -> int:
     """Run `cdc-dbt <args>`; `callbacks` receive dbt's events (dbtRunner(callbacks=...))."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "init":
+        from python_udfs.init_project import main as init
+
+        return init(args[1:])
     root = project_dir()
     if args and args[0] == "scaffold":
         from python_udfs.scaffold import main as scaffold

@@ -34,8 +34,9 @@ PYTHON_SOURCES = (
     "python_udfs/scaffold.py",
     "python_udfs/session.py",
     "python_udfs/metastore_lock.py",
+    "python_udfs/init_project.py",
 )
-PYTHON_ERRORS = ("ScaffoldError", "SettingsError", "ValueError")
+PYTHON_ERRORS = ("ScaffoldError", "SettingsError", "ValueError", "InitError")
 
 
 def test_configuration_page_is_current() -> None:
