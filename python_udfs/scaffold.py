@@ -156,14 +156,18 @@ class Report:
 
 
 def load_vars(project_dir: Path, cli_vars: str | None = None) -> dict[str, Any]:
-    """The project's vars from dbt_project.yml, with `--vars` (YAML or JSON) on top, as dbt."""
+    """The project's vars from dbt_project.yml over the package's defaults (the format
+    registry among them, which a user's project does not repeat), with `--vars` (YAML or
+    JSON) on top, as dbt and cdc_var read them."""
     project_file = project_dir / "dbt_project.yml"
     if not project_file.is_file():
         raise ScaffoldError(f"no dbt_project.yml in {project_dir}")
     project = yaml.safe_load(project_file.read_text()) or {}
-    found = dict(project.get("vars") or {})
-    scoped = found.get(project.get("name"))
-    if isinstance(scoped, Mapping) and "cdc_tables" not in found:
+    own = dict(project.get("vars") or {})
+    found = package_defaults(dbt_package_dir())
+    found.update(own)
+    scoped = own.get(project.get("name"))
+    if isinstance(scoped, Mapping) and "cdc_tables" not in own:
         found.update(scoped)
     if cli_vars:
         try:

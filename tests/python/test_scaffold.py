@@ -554,3 +554,22 @@ def test_kafka_sources_name_a_topic_by_its_landed_table(tmp_path: Path) -> None:
     )
     names = [table["name"] for table in sources["sources"][0]["tables"]]
     assert names == ["metadata", "topic_src_sales_customers"]
+
+
+def test_a_users_project_reads_the_package_defaults_under_its_own_vars(tmp_path: Path) -> None:
+    """A project of a user's own (cdc-dbt init) repeats no registry: the scaffold reads the
+    package's defaults (as cdc_var does), the project's own vars over them."""
+    (tmp_path / "dbt_project.yml").write_text(
+        yaml.safe_dump(
+            {
+                "name": "mine",
+                "vars": {"cdc_tables": {"t": {"source_system": "idm_jdbc"}}, "as_of": "x"},
+            }
+        )
+    )
+    found = scaffold.load_vars(tmp_path)
+    ours = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
+    assert found["cdc_source_systems"] == ours["cdc_source_systems"]
+    assert found["qlik_ct_schema"] == ours["qlik_ct_schema"]
+    assert found["as_of"] == "x"
+    assert found["cdc_tables"] == {"t": {"source_system": "idm_jdbc"}}
