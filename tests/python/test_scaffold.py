@@ -181,10 +181,14 @@ def test_yaml_keeps_dbt_jinja_and_describes_every_model(project: Project) -> Non
         assert model["description"].startswith("One row per "), "the grain comes first"
     # each test checks its model's key too: no primary_key beside them
     history_tests = models["dim_hr_history"]["data_tests"]
-    assert [next(iter(test)) for test in history_tests] == ["validity_is_contiguous"]
+    assert [next(iter(test)) for test in history_tests] == ["cdc_history.validity_is_contiguous"]
     current = models["dim_hr_current"]
     assert current["data_tests"] == [
-        {"matches_point_in_time": {"arguments": {"table_name": "hr", "also": ["dim_hr_live"]}}},
+        {
+            "cdc_history.matches_point_in_time": {
+                "arguments": {"table_name": "hr", "also": ["dim_hr_live"]}
+            }
+        },
     ]
     assert current["columns"][0] == {"name": "pk_string", "description": "{{ doc('pk_string') }}"}
     # the declared per-table layer: every table's images in intermediate/, one file
@@ -193,7 +197,9 @@ def test_yaml_keeps_dbt_jinja_and_describes_every_model(project: Project) -> Non
     assert set(layer) == {f"int_{table}__change_images" for table in TABLES}
     hr_images = layer["int_hr__change_images"]
     assert {
-        "column_contract": {"arguments": {"columns": "cdc_table_image_columns", "table_name": "hr"}}
+        "cdc_history.column_contract": {
+            "arguments": {"columns": "cdc_table_image_columns", "table_name": "hr"}
+        }
     } in hr_images["data_tests"]
     images = [column["name"] for column in hr_images["columns"]]
     assert images == [
