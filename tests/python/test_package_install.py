@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -34,6 +33,7 @@ from typing import Any
 import pytest
 import yaml
 
+from cdc_simulator.qlik_ct import HEADER_COLUMNS, OPERATIONS, csv_field
 from python_udfs.change_mask import encode_hex_change_mask
 
 pytestmark = [pytest.mark.e2e]
@@ -55,18 +55,8 @@ CHECKOUT_VARIABLES = (
     "CDC_CODE_FINGERPRINT",
     "VIRTUAL_ENV",
 )
-HEADER = [
-    "header__change_seq",
-    "header__change_oper",
-    "header__change_mask",
-    "header__stream_position",
-    "header__operation",
-    "header__transaction_id",
-    "header__timestamp",
-]
 # ordinals of the data columns (after the seven header columns): staff_id, name, note
 STAFF_ID, NAME, NOTE = 7, 8, 9
-OPERATIONS = {"I": "INSERT", "U": "UPDATE", "B": "BEFOREIMAGE", "D": "DELETE"}
 TRICKY_NAME = 'O\'Neil; + = \\ < > "x"'
 QUOTED_NAME = 'Bo "B", Lee'
 LONG_NAME = "x" * 50_000
@@ -115,20 +105,10 @@ def _change(seq: int, oper: str, at: str, row: list[str | None], mask: str) -> l
 
 
 def write_csv(path: Path, header: list[str], rows: list[list[str | None]]) -> None:
-    """A CSV file as Replicate's file target writes it: a NULL is an unquoted empty field, an
-    empty string a quoted one ("")."""
+    """A CSV file as Replicate's file target writes it (the simulator's csv_field): a NULL
+    is an unquoted empty field, an empty string a quoted one ("")."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    lines = [",".join(header)]
-    for row in rows:
-        fields = []
-        for value in row:
-            if value is None:
-                fields.append("")
-            elif value == "" or re.search(r'[",\n\r]', value):
-                fields.append('"' + value.replace('"', '""') + '"')
-            else:
-                fields.append(value)
-        lines.append(",".join(fields))
+    lines = [",".join(header), *(",".join(csv_field(value) for value in row) for row in rows)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="")
 
 
@@ -141,7 +121,7 @@ def land_first_files(landing: Path) -> None:
     )
     write_csv(
         landing / "qlik_ct" / "staff__ct" / "part-00001.csv",
-        [*HEADER, "staff_id", "name", "note"],
+        [*HEADER_COLUMNS, "staff_id", "name", "note"],
         [
             _change(1, "I", "2024-03-01 10:00:00", ["3", TRICKY_NAME, ""], all_columns),
             _change(2, "B", "2024-03-01 11:00:00", ["1", "Ann", "plain"], ""),
@@ -175,7 +155,7 @@ def land_first_files(landing: Path) -> None:
 def land_upgrade_file(landing: Path) -> None:
     write_csv(
         landing / "qlik_ct" / "staff__ct" / "part-00002.csv",
-        [*HEADER, "staff_id", "name", "note"],
+        [*HEADER_COLUMNS, "staff_id", "name", "note"],
         [
             _change(
                 4,
@@ -325,17 +305,10 @@ def staff_and_prices(user: UserEnvironment) -> dict[str, Any]:
     return states
 
 
-@pytest.fixture(scope="module")
-def user(tmp_path_factory: pytest.TempPathFactory) -> UserEnvironment:
-    root = tmp_path_factory.mktemp("package_install")
-    user = UserEnvironment(root)
-    user.create()
-    user.install(build_wheel(PROJECT_DIR, root / "dist_0.1.0"))
-    return user
-
-
-def test_a_new_user_builds_and_upgrades_from_the_wheel(user: UserEnvironment) -> None:
-    located = subprocess.run(
+def installed(user: UserEnvironment) -> list[str]:
+    """Where the environment imports python_udfs from, and the installed version (run
+    outside the checkout: a working directory on sys.path would find it)."""
+    return subprocess.run(
         [
             str(user.python),
             "-c",
@@ -348,6 +321,19 @@ def test_a_new_user_builds_and_upgrades_from_the_wheel(user: UserEnvironment) ->
         capture_output=True,
         text=True,
     ).stdout.split()
+
+
+@pytest.fixture(scope="module")
+def user(tmp_path_factory: pytest.TempPathFactory) -> UserEnvironment:
+    root = tmp_path_factory.mktemp("package_install")
+    user = UserEnvironment(root)
+    user.create()
+    user.install(build_wheel(PROJECT_DIR, root / "dist_0.1.0"))
+    return user
+
+
+def test_a_new_user_builds_and_upgrades_from_the_wheel(user: UserEnvironment) -> None:
+    located = installed(user)
     assert located[0].startswith(str(user.venv)), located
     assert located[1] == "0.1.0"
 
@@ -379,15 +365,7 @@ def test_a_new_user_builds_and_upgrades_from_the_wheel(user: UserEnvironment) ->
     # generated again, a new change landed, the project built again
     newer = build_wheel(newer_source(user.root), user.root / "dist_0.1.1")
     user.install(newer)
-    version = subprocess.run(
-        [str(user.python), "-c", "import importlib.metadata as m; print(m.version('cdc-history'))"],
-        env=user.env,
-        cwd=user.root,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    assert version == "0.1.1"
+    assert installed(user)[1] == "0.1.1"
     user.run("deps")
     user.run("scaffold")
     user.run("scaffold", "--check")
