@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from benchmarks.process_memory import parse_stat
+from cdc_simulator.project_copy import install_package
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 DEFAULT_SELECT = ("+models/marts/oe_customer", "+models/marts/item", "+models/marts/visit")
@@ -95,9 +96,11 @@ def main(argv: list[str] | None = None) -> int:
         "session_start_seconds": round(time.monotonic() - started, 1),
         "builds": [],
     }
-    command = ["build", "--select", *args.select, "--project-dir", str(PROJECT_DIR)]
+    samples = PROJECT_DIR / "samples"  # the sample project, a user of the package
+    install_package(samples)
+    command = ["build", "--select", *args.select, "--project-dir", str(samples)]
     command += ["--profiles-dir", str(PROJECT_DIR / "profiles"), "--target", "local"]
-    set_code_fingerprint(PROJECT_DIR, command)
+    set_code_fingerprint(samples, command)
     ok = True
     for number in range(args.repeat):
         os.environ["CDC_SCHEMA"] = f"cold_jvm_{number}"

@@ -70,12 +70,15 @@ import pyarrow.parquet as pq
 import yaml
 
 from benchmarks.process_memory import Measurement, interrupt_on_sigterm, measure
+from cdc_simulator.project_copy import install_package
 from cdc_simulator.qlik_ct import baseline_schema, change_table_name, ct_schema
 from cdc_simulator.table_model import DEFAULT_TABLES, TableSpec, widened
 from python_udfs.metastore_lock import held_by_another_process
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-PROJECT_FILE = PROJECT_DIR / "dbt_project.yml"
+# the project the pipeline runs build: the sample project (samples/), which uses the package
+SAMPLES_DIR = PROJECT_DIR / "samples"
+PROJECT_FILE = SAMPLES_DIR / "dbt_project.yml"
 BATCH_PREFIX = "batch-001-"
 CHANGE_TABLE_SUFFIX = "__ct"
 TOP_MODELS = 10
@@ -489,11 +492,12 @@ def run_dbt(
     """Run `cdc-dbt <arguments>` in `run_dir`'s environment (plus `extra_env`, e.g. another
     target's settings); keep a copy of run_results.json."""
     wait_for_metastore(run_dir / "metastore_db")
+    install_package(SAMPLES_DIR)
     result = measure(
         [cdc_dbt(), *arguments],
         log_path=log,
         extra_env={**dbt_env(run_dir), **(extra_env or {})},
-        cwd=PROJECT_DIR,
+        cwd=SAMPLES_DIR,
     )
     run_results_path = run_dir / "target" / "run_results.json"
     run_results = None

@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from cdc_simulator.project_copy import install_package
+
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 
 
@@ -65,14 +67,16 @@ def timed_run(
     variables: Mapping[str, object],
     *,
     fresh: bool = True,
-    project_dir: Path = PROJECT_DIR,
+    project_dir: Path = PROJECT_DIR / "samples",
     log_name: str | None = None,
 ) -> dict[str, object]:
     """`cdc-dbt run --select <select> --vars <variables>` in a fresh `run_dir` (its own Derby
     metastore and warehouse; `fresh=False`: on what an earlier run there left, an incremental
-    run) of the project at `project_dir` (a copy: cdc_simulator.project_copy): the wall time
+    run) of the project at `project_dir` (the sample project, or a copy:
+    cdc_simulator.project_copy): the wall time
     and each model's seconds, slowest first. The output goes to `run_dir/<log_name>`
     (default run.log, or incremental_run.log when not fresh)."""
+    install_package(project_dir)  # the sample project's or a copy's (a link to the package)
     if fresh:
         shutil.rmtree(run_dir, ignore_errors=True)
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -26,19 +26,21 @@ _UDF_PACKAGE = Path(__file__).resolve().parent
 _PACKAGES = ("dbt-core", "dbt-spark", "pyspark")
 
 
-def _code_files(project: Path) -> list[Path]:
+def _code_files(project: Path, packages: bool = True) -> list[Path]:
     """The project's model and macro files and those of its installed dbt packages (SQL,
-    YAML, docs), in a fixed order."""
+    YAML, docs), in a fixed order. An installed package is read the same way, through its
+    own dbt_project.yml's paths: `dbt deps` installs a `local:` package as a symbolic link
+    to its folder, which may hold anything (the repository's package holds the sample
+    project that links to it)."""
     try:
         settings = yaml.safe_load((project / "dbt_project.yml").read_text()) or {}
-    except yaml.YAMLError:
+    except (OSError, yaml.YAMLError):
         settings = {}  # dbt itself says what is wrong with it
     folders = [
         project / folder
         for key, default in (("macro-paths", ["macros"]), ("model-paths", ["models"]))
         for folder in settings.get(key, default)
     ]
-    folders.append(project / str(settings.get("packages-install-path", "dbt_packages")))
     files = {
         path
         for folder in folders
@@ -46,13 +48,17 @@ def _code_files(project: Path) -> list[Path]:
         for path in _files_under(folder)
         if path.suffix in (".sql", ".yml", ".yaml", ".md")
     }
+    if packages:
+        installed = project / str(settings.get("packages-install-path", "dbt_packages"))
+        for package in sorted(installed.iterdir()) if installed.is_dir() else ():
+            if (package / "dbt_project.yml").is_file():
+                files.add(package / "dbt_project.yml")
+                files.update(_code_files(package, packages=False))
     return sorted(files)
 
 
 def _files_under(folder: Path) -> list[Path]:
-    """Every file under `folder`, following symbolic links: `dbt deps` installs a `local:`
-    package (ours, in a user's project) as a link in dbt_packages/, which rglob does not
-    enter."""
+    """Every file under `folder`, following symbolic links (a model folder may be one)."""
     return [
         Path(directory) / name
         for directory, _, names in os.walk(folder, followlinks=True)

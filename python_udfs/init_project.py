@@ -14,11 +14,12 @@ It writes, and never overwrites (a README.md or .gitignore already there is kept
     README.md  .gitignore
 
 Everything written comes from the package itself (`package_files.dbt_package_dir()`): the
-format registry and the first sample table of each format in its dbt_project.yml give the
-commented examples, its `models:` folder defaults become the project's, and its profile is
-copied. No user text reaches YAML or SQL unchecked: the project name must match
-`^[a-z][a-z0-9_]*$`, and every YAML value is written by yaml.safe_dump. Nothing runs dbt or
-Spark (docs/cdc-dbt.md, "Your own project: cdc-dbt init").
+format registry in its dbt_project.yml and the first table of each format in its sample
+project's (`samples/dbt_project.yml`) give the commented examples, its `models:` folder
+defaults become the project's, and its profile is copied. No user text reaches YAML or SQL
+unchecked: the project name must match `^[a-z][a-z0-9_]*$`, and every YAML value is written
+by yaml.safe_dump. Nothing runs dbt or Spark (docs/cdc-dbt.md, "Your own project: cdc-dbt
+init").
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ MATERIALIZATIONS = (
     ("incremental", ["sql", "python"]),
     ("view", None),
 )
+# the package's model settings a project of the user's sets again for the package's models:
+# rendered with the user's vars (a package's own dbt_project.yml is rendered without them)
+PACKAGE_MODEL_SETTINGS = ("+file_format",)
 GITIGNORED = ("target/", "logs/", "dbt_packages/", ".local/")
 # files of a folder's own (a fresh repository's) that init keeps rather than refuse
 KEPT_IF_PRESENT = {Path("README.md"), Path(".gitignore")}
@@ -127,13 +131,28 @@ def load_package_project(package_dir: Path) -> dict[str, Any]:
     return checked
 
 
-def format_examples(project: Mapping[str, Any]) -> dict[str, tuple[str, dict[str, Any]] | None]:
-    """Each registered format's example: the package's first sample table of that format in
-    vars.cdc_tables (its name and entry), or None when the package has none."""
-    variables = project["vars"]
-    samples = variables.get("cdc_tables") or {}
+SAMPLE_PROJECT = Path("samples") / "dbt_project.yml"
+
+
+def sample_tables(package_dir: Path) -> dict[str, Any]:
+    """The sample project's cdc_tables (samples/dbt_project.yml, which the wheel carries),
+    or none when the package has no sample project."""
+    try:
+        samples = yaml.safe_load((package_dir / SAMPLE_PROJECT).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return {}
+    variables = samples.get("vars") if isinstance(samples, dict) else None
+    tables = variables.get("cdc_tables") if isinstance(variables, dict) else None
+    return dict(tables) if isinstance(tables, dict) else {}
+
+
+def format_examples(
+    project: Mapping[str, Any], samples: Mapping[str, Any]
+) -> dict[str, tuple[str, dict[str, Any]] | None]:
+    """Each registered format's example: the first sample table of that format in the sample
+    project's cdc_tables (`samples`: its name and entry), or None when there is none."""
     examples: dict[str, tuple[str, dict[str, Any]] | None] = {}
-    for source_system in variables["cdc_source_systems"]:
+    for source_system in project["vars"]["cdc_source_systems"]:
         examples[source_system] = next(
             (
                 (table, dict(entry))
@@ -213,7 +232,7 @@ def render_project_file(name: str, directory: Path, package_dir: Path) -> str:
         )
         + "  # cdc_tables:\n"
     )
-    for source_system, example in format_examples(project).items():
+    for source_system, example in format_examples(project, sample_tables(package_dir)).items():
         entry = registry[source_system] or {}
         keys = (
             f"{source_system}: required {', '.join(entry.get('required_keys') or [])}; "
@@ -232,11 +251,17 @@ def render_project_file(name: str, directory: Path, package_dir: Path) -> str:
     if isinstance(models, dict):
         parts.append(
             _note(
-                "the package's folder defaults, for the models `cdc-dbt scaffold` writes here",
+                "cdc_history: the package's models take the storage format (var file_format) "
+                "from here: dbt renders a package's own dbt_project.yml without this project's "
+                f"vars. {name}: the package's folder defaults, for the models `cdc-dbt "
+                "scaffold` writes here.",
                 0,
             )
         )
-        parts.append(_dump({"models": {name: models}}, block_depth=4))
+        package_models = {
+            key: value for key, value in models.items() if key in PACKAGE_MODEL_SETTINGS
+        }
+        parts.append(_dump({"models": {PACKAGE_NAME: package_models, name: models}}, block_depth=4))
     return "".join(parts)
 
 

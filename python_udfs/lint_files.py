@@ -1,7 +1,17 @@
 """The SQL files `bin/lint --sql` gives sqlfluff: every hand-written model and singular test, and
 one file per scaffold template (BENCHMARKS.md section 32).
 
-    python -m python_udfs.lint_files          # one path a line, relative to the project
+    python -m python_udfs.lint_files [DIR]    # one path a line, relative to the project DIR
+    python -m python_udfs.lint_files --lint-project DEST [REPO]
+                                              # the lint project written to DEST, its files
+
+The package's models are nodes of the sample project (samples/) only through its installed
+package, where sqlfluff's dbt templater does not find them by path (it looks a file up under
+the project's own folder), and the package alone (cdc_tables empty) enables no format's
+models. So `bin/lint` lints one project that holds both, written afresh under .local/lint/
+(`write_lint_project`): the package's dbt folders with the sample project's tables, seeds and
+generated files in them, as one project, laid out as the package is; a finding's path names
+the package's file, or for a generated file the sample project's (under samples/).
 
 sqlfluff reports rule violations only in a file's literal text: through the dbt templater,
 whatever a macro writes is templated, and its violations are dropped (`ignore_templated_areas`,
@@ -16,8 +26,11 @@ table's models in the test suite's build does in earnest.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
+
+import yaml
 
 from python_udfs.scaffold import template_of
 
@@ -59,9 +72,42 @@ def sql_files_to_lint(project_dir: Path) -> list[str]:
     return sorted(chosen)
 
 
+# what the lint project copies of the package and of the sample project
+PACKAGE_COPIED = ("macros", "models", "tests", "profiles")
+PACKAGE_FILES_COPIED = (".sqlfluff", ".sqlfluffignore")
+SAMPLES_COPIED = ("models", "seeds")
+
+
+def write_lint_project(repo_root: Path, dest: Path) -> Path:
+    """The package and its sample project as one dbt project in `dest` (emptied first): the
+    package's dbt_project.yml with the samples' cdc_tables and seed settings, its folders, and
+    the sample project's models (the generated per-table files) and seeds merged into them."""
+    samples = repo_root / "samples"
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    for folder in PACKAGE_COPIED:
+        shutil.copytree(repo_root / folder, dest / folder, ignore=shutil.ignore_patterns("python"))
+    for name in PACKAGE_FILES_COPIED:
+        shutil.copy2(repo_root / name, dest / name)
+    for folder in SAMPLES_COPIED:
+        shutil.copytree(samples / folder, dest / folder, dirs_exist_ok=True)
+    project = yaml.safe_load((repo_root / "dbt_project.yml").read_text(encoding="utf-8"))
+    sample_project = yaml.safe_load((samples / "dbt_project.yml").read_text(encoding="utf-8"))
+    project["vars"]["cdc_tables"] = sample_project["vars"]["cdc_tables"]
+    project["seeds"] = {project["name"]: sample_project["seeds"][sample_project["name"]]}
+    text = yaml.safe_dump(project, sort_keys=False, allow_unicode=True)
+    (dest / "dbt_project.yml").write_text(text, encoding="utf-8")
+    return dest
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the files, one a line; exit 1 when there are none (a wrong project folder)."""
-    project_dir = Path(argv[0] if argv else ".").resolve()
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--lint-project"] and len(args) >= 2:
+        repo_root = Path(args[2] if len(args) > 2 else ".").resolve()
+        project_dir = write_lint_project(repo_root, Path(args[1]).resolve())
+    else:
+        project_dir = Path(args[0] if args else ".").resolve()
     files = sql_files_to_lint(project_dir)
     if not files:
         print(f"no SQL files under {project_dir}/models or /tests", file=sys.stderr)

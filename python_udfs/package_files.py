@@ -1,11 +1,13 @@
 """The dbt package the wheel carries, and where an installed one finds it (docs/package.md).
 
 The wheel holds the dbt project `cdc_history` under `python_udfs/dbt_package/`: its
-`dbt_project.yml`, `macros/`, `models/` and `tests/` but for the files `cdc-dbt scaffold`
-generated (the repository's sample tables' own files: a user's project generates its own)
-and the Python test suite (`tests/python/`), the scaffold templates (`scaffold/`) and the
-embedded default profile (`profiles/profiles.yml`). Not the sample data (`seeds/`), not the
-docs. `dbt_package_files` is the one list: `setup.py` copies it into the wheel and
+`dbt_project.yml`, `macros/`, `models/` and `tests/` but for the Python test suite
+(`tests/python/`) and any file `cdc-dbt scaffold` generated (a table's own files belong to
+the project that configures it), the scaffold templates (`scaffold/`), the embedded default
+profile (`profiles/profiles.yml`) and the sample project's settings
+(`samples/dbt_project.yml`: `cdc-dbt init` takes its commented examples from its tables).
+Not the sample project's data and files (the rest of `samples/`), not the docs.
+`dbt_package_files` is the one list: `setup.py` copies it into the wheel and
 `tests/python/test_package_files.py` checks it.
 
 Standard library only: `setup.py` loads this file by its path during a build, where the
@@ -26,7 +28,7 @@ PACKAGE_FOLDERS = ("macros", "models", "tests")
 # folders the package carries whole
 WHOLE_FOLDERS = ("scaffold",)
 # single files the package carries
-PACKAGE_FILES = ("dbt_project.yml", "profiles/profiles.yml")
+PACKAGE_FILES = ("dbt_project.yml", "profiles/profiles.yml", "samples/dbt_project.yml")
 # folders never carried: the Python test suite and its data
 LEFT_OUT_FOLDERS = ("tests/python",)
 # never carried wherever they are: caches, editor and OS files
@@ -49,20 +51,6 @@ def _files_under(folder: Path) -> list[Path]:
     )
 
 
-def _sample_table_folders(root: Path) -> list[Path]:
-    """The folders models/marts/<table>/ of the repository's sample tables: those holding a
-    generated file. Their hand-written files (the employees table's unit tests of the shared
-    macros) test our samples, not a user's tables: they stay out with the generated ones."""
-    marts = root / "models" / "marts"
-    if not marts.is_dir():
-        return []
-    return sorted(
-        folder
-        for folder in marts.iterdir()
-        if folder.is_dir() and any(is_generated(path) for path in _files_under(folder))
-    )
-
-
 def dbt_package_files(repo_root: Path) -> list[Path]:
     """The files of the dbt package, relative to `repo_root` (the repository, or an
     unpacked source distribution), sorted: what the wheel holds under
@@ -73,7 +61,6 @@ def dbt_package_files(repo_root: Path) -> list[Path]:
     for name in PACKAGE_FILES:
         if (root / name).is_file():
             selected.append(Path(name))
-    left_out += _sample_table_folders(root)
     for folder in PACKAGE_FOLDERS:
         for path in _files_under(root / folder):
             if any(path.is_relative_to(out) for out in left_out) or is_generated(path):

@@ -648,7 +648,10 @@ def generated_files_on_disk(project_dir: Path) -> list[str]:
         subfolders[:] = sorted(
             name
             for name in subfolders
-            if not name.startswith(".") and not (here == project_dir and name in SKIPPED_FOLDERS)
+            if not name.startswith(".")
+            and not (here == project_dir and name in SKIPPED_FOLDERS)
+            # a dbt project of its own (the repository's samples/ in the package's root)
+            and not (here / name / "dbt_project.yml").is_file()
         )
         for name in sorted(names):
             path = here / name

@@ -24,6 +24,7 @@ from dbt_common.tests import enable_test_caching
 from hypothesis import settings
 from time_budgets import budget_unit, budgets
 
+from cdc_simulator.project_copy import SAMPLES_DIR, install_package
 from python_udfs.code_fingerprint import set_code_fingerprint
 from python_udfs.session import build_spark_session, prepare_environment, spark_settings
 
@@ -183,6 +184,7 @@ def spark(spark_local_dir: Path) -> Iterator[object]:
     os.environ["DBT_TARGET_PATH"] = str(PROJECT_DIR / "target" / f"pytest-{WORKER}")
     os.environ["DBT_LOG_PATH"] = str(PROJECT_DIR / "logs" / f"pytest-{WORKER}")
     prepare_environment(PROJECT_DIR)
+    install_package(SAMPLES_DIR)  # as `cdc-dbt deps` does in the sample project
     session = build_spark_session(session_settings())
     # No Java code generation in this session: on the tests' tiny data, compiling each query
     # stage costs more than running it interpreted (the sample build's data tests ran about a
@@ -205,7 +207,8 @@ def run_dbt(spark: object) -> DbtRunner:
 
     run_dbt(["build"], schema="scenario_x", vars={...}) -> dbtRunnerResult
     Each scenario passes its own schema so scenarios never see each other's tables;
-    project_dir: a copy of the project with the scenario's own tables
+    the project built is the repository's sample project (samples/, a user of the package),
+    else project_dir: a copy of it with the scenario's own tables
     (cdc_simulator/project_copy.py).
     """
     import json
@@ -227,7 +230,7 @@ def run_dbt(spark: object) -> DbtRunner:
         full = [
             *args,
             "--project-dir",
-            str(project_dir or PROJECT_DIR),
+            str(project_dir or SAMPLES_DIR),
             "--profiles-dir",
             str(PROJECT_DIR / "profiles"),
             "--target",
@@ -240,7 +243,7 @@ def run_dbt(spark: object) -> DbtRunner:
         if vars:
             full += ["--vars", json.dumps(vars)]
         # as `cdc-dbt` does: the code fingerprint that lets a run keep unchanged views
-        set_code_fingerprint(project_dir or PROJECT_DIR, full, settings=settings)
+        set_code_fingerprint(project_dir or SAMPLES_DIR, full, settings=settings)
         result = dbtRunner().invoke(full)
         if expect_success:
             assert result.success, f"dbt {' '.join(args)} failed: {result.exception}"

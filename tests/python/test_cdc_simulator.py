@@ -41,7 +41,8 @@ from cdc_simulator.table_model import (
     widened,
 )
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
+# the repository's sample project: its tables (cdc_tables) and its seeds
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 SPECS = {spec.name: spec for spec in DEFAULT_TABLES}
 # the simulator's change-table rows (cdc_simulator.qlik_ct.CtRow, typed tuple[object, ...]),
 # read here field by field: each field's type is the one its column carries
@@ -110,7 +111,7 @@ def naive_replay(
 
 
 def test_tables_match_the_dbt_project() -> None:
-    config = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())
+    config = yaml.safe_load((SAMPLES_DIR / "dbt_project.yml").read_text())
     configured = config["vars"]["cdc_tables"]
     qlik = {
         name: table for name, table in configured.items() if table["source_system"] == "qlik_ct"

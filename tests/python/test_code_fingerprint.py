@@ -45,10 +45,13 @@ def test_a_new_or_removed_file_or_an_installed_package_changes_it(project: Path)
     assert with_new != before
     (project / "macros" / "n.sql").unlink()
     assert code_fingerprint(project, ["run"]) == before
-    package = project / "dbt_packages" / "utils" / "macros"
-    package.mkdir(parents=True)
-    (package / "u.sql").write_text("{% macro u() %}{% endmacro %}")
-    assert code_fingerprint(project, ["run"]) != before
+    package = project / "dbt_packages" / "utils"
+    (package / "macros").mkdir(parents=True)
+    (package / "dbt_project.yml").write_text("name: utils\n")
+    with_package = code_fingerprint(project, ["run"])
+    assert with_package != before
+    (package / "macros" / "u.sql").write_text("{% macro u() %}{% endmacro %}")
+    assert code_fingerprint(project, ["run"]) not in (before, with_package)
 
 
 def test_a_change_inside_a_linked_local_package_changes_it(project: Path, tmp_path: Path) -> None:
@@ -57,11 +60,34 @@ def test_a_change_inside_a_linked_local_package_changes_it(project: Path, tmp_pa
     package = tmp_path.parent / f"{tmp_path.name}_package"
     (package / "macros").mkdir(parents=True)
     (package / "macros" / "p.sql").write_text("{% macro p() %}1{% endmacro %}")
+    (package / "dbt_project.yml").write_text("name: cdc_history\n")
     (project / "dbt_packages").mkdir()
     (project / "dbt_packages" / "cdc_history").symlink_to(package, target_is_directory=True)
     before = code_fingerprint(project, ["run"])
     (package / "macros" / "p.sql").write_text("{% macro p() %}2{% endmacro %}")
     assert code_fingerprint(project, ["run"]) != before
+
+
+def test_a_package_is_read_through_its_own_paths_only(project: Path, tmp_path: Path) -> None:
+    """The repository's package holds the sample project that links to it (samples/ and its
+    dbt_packages/cdc_history -> the repository): the package's own model and macro paths
+    are read, not the rest of its folder, and the link back is not followed round."""
+    package = tmp_path.parent / f"{tmp_path.name}_repository"
+    (package / "macros").mkdir(parents=True)
+    (package / "macros" / "p.sql").write_text("{% macro p() %}1{% endmacro %}")
+    (package / "dbt_project.yml").write_text("name: cdc_history\n")
+    (package / "notes").mkdir()
+    (package / "notes" / "n.sql").write_text("select 1")
+    samples = package / "samples"
+    (samples / "models").mkdir(parents=True)
+    (samples / "dbt_project.yml").write_text("name: samples\n")
+    (samples / "dbt_packages").mkdir()
+    (samples / "dbt_packages" / "cdc_history").symlink_to(package, target_is_directory=True)
+    before = code_fingerprint(samples, ["run"])
+    (package / "notes" / "n.sql").write_text("select 2")  # no dbt path of the package
+    assert code_fingerprint(samples, ["run"]) == before
+    (package / "macros" / "p.sql").write_text("{% macro p() %}2{% endmacro %}")
+    assert code_fingerprint(samples, ["run"]) != before
 
 
 def test_vars_change_it_and_other_arguments_do_not(project: Path) -> None:

@@ -16,9 +16,14 @@ from typing import Any
 import pytest
 import yaml
 
+from cdc_simulator.project_copy import SAMPLES_DIR, install_package
+
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+# the package's vars (the format registry and settings) and the sample project's tables
 SHIPPED_VARS = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
-SHIPPED_TABLES: dict[str, Any] = SHIPPED_VARS["cdc_tables"]
+SHIPPED_TABLES: dict[str, Any] = yaml.safe_load((SAMPLES_DIR / "dbt_project.yml").read_text())[
+    "vars"
+]["cdc_tables"]
 QLIK_KEYS = (
     "source_system, key_columns, source_schema, column_types, column_encodings, lob_columns, "
     "images_complete, columns, duplicate_resolution, track_history_columns, "
@@ -36,13 +41,14 @@ NOT_A_TABLE_NAME = (
 
 
 def run_dbt(tmp_path: Path, command: str, variables: dict[str, Any] | None = None) -> Any:
-    """dbt <command> in-process on the project, writing only under tmp_path."""
+    """dbt <command> in-process on the sample project, writing only under tmp_path."""
     from dbt.cli.main import dbtRunner
 
+    install_package(SAMPLES_DIR)
     args = [
         command,
         "--project-dir",
-        str(PROJECT_DIR),
+        str(SAMPLES_DIR),
         "--profiles-dir",
         str(PROJECT_DIR / "profiles"),
         "--target-path",

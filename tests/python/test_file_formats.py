@@ -7,6 +7,12 @@ dbt-spark checks a strategy only when the incremental materialization runs
 (`dbt_spark_validate_get_incremental_strategy`); its rules are read here from the installed
 package's validate.sql, so a newer dbt-spark that tightens them fails this test instead of the
 user's first Delta build.
+
+Parsed in the sample project (samples/), whose own dbt_project.yml sets the format of the
+package's models: dbt renders a package's dbt_project.yml without the root project's vars,
+so the package's own `+file_format` setting alone left its models Parquet whatever the run
+asked (found when the samples moved out of the package; `cdc-dbt init` writes the same
+setting into a user's project).
 """
 
 from __future__ import annotations
@@ -18,9 +24,13 @@ from typing import Any
 
 import pytest
 
+from cdc_simulator.project_copy import SAMPLES_DIR, install_package
+
 pytestmark = pytest.mark.parse
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+# the package's nodes and the sample project's (its seeds and each table's generated models)
+PACKAGES = ("cdc_history", "cdc_samples")
 FORMATS = ("parquet", "delta", "iceberg")
 
 
@@ -70,14 +80,16 @@ def test_the_rules_are_read_from_dbt_spark() -> None:
 
 @pytest.fixture(scope="module", params=FORMATS)
 def parsed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """(format, manifest) of `dbt parse --vars '{file_format: <format>}'`."""
+    """(format, manifest) of `dbt parse --vars '{file_format: <format>}'` of the sample
+    project."""
     from dbt.cli.main import dbtRunner
 
     target = tmp_path_factory.mktemp(f"parse_{request.param}")
+    install_package(SAMPLES_DIR)
     result = dbtRunner().invoke(
         [
             "parse",
-            "--project-dir", str(PROJECT_DIR),
+            "--project-dir", str(SAMPLES_DIR),
             "--profiles-dir", str(PROJECT_DIR / "profiles"),
             "--target-path", str(target),
             "--log-path", str(target / "logs"),
@@ -95,7 +107,7 @@ def _nodes(manifest: dict[str, Any], kind: str) -> dict[str, dict[str, Any]]:
         node["name"]: node
         for node in manifest["nodes"].values()
         if node["resource_type"] == kind
-        and node["package_name"] == "cdc_history"
+        and node["package_name"] in PACKAGES
         and node["config"].get("enabled", True)
     }
 

@@ -52,10 +52,14 @@ SHARED_MACROS = sorted(
     if path.relative_to(MACROS).parts[0] not in REGISTRY and path.name != "cdc_var_defaults.sql"
 )
 # the marts every format feeds (models/marts/cdc) and each table's (generated from the shared
-# per-table templates); a format's own marts sit in a folder named after it
+# per-table templates: the sample project's); a format's own marts sit in a folder named after it
 MARTS = PROJECT_DIR / "models" / "marts"
+SAMPLE_MARTS = PROJECT_DIR / "samples" / "models" / "marts"
 SHARED_MARTS = sorted(
-    path for path in MARTS.rglob("*.sql") if path.relative_to(MARTS).parts[0] not in REGISTRY
+    path
+    for marts in (MARTS, SAMPLE_MARTS)
+    for path in marts.rglob("*.sql")
+    if path.relative_to(marts).parts[0] not in REGISTRY
 )
 
 
@@ -73,7 +77,7 @@ def test_no_shared_macro_names_a_format_in_its_code(path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", SHARED_MARTS, ids=[str(p.relative_to(MARTS)) for p in SHARED_MARTS]
+    "path", SHARED_MARTS, ids=[str(p.relative_to(PROJECT_DIR)) for p in SHARED_MARTS]
 )
 def test_no_shared_mart_names_a_format_in_its_code(path: Path) -> None:
     assert names_in(code_of(path)) == []

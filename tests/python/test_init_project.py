@@ -75,9 +75,14 @@ def test_the_project_file(created: Path) -> None:
         assert variables[f"{source_system}_landing"] == "files"
         root = Path(variables[f"{source_system}_landing_root"])
         assert root == created.resolve() / "landing" / source_system
-    # the package's folder defaults, for the scaffolded models
-    package = _yaml(PROJECT_DIR / "dbt_project.yml")
-    assert project["models"] == {"my_cdc_project": package["models"]["cdc_history"]}
+    # the package's folder defaults, for the scaffolded models, and the storage format of the
+    # package's own models set again here, where dbt renders it with this project's vars
+    # (test_file_formats.py: a package's own setting ignores them)
+    package = _yaml(PROJECT_DIR / "dbt_project.yml")["models"]["cdc_history"]
+    assert project["models"] == {
+        "cdc_history": {"+file_format": package["+file_format"]},
+        "my_cdc_project": package,
+    }
 
 
 def test_packages_points_at_the_package(created: Path) -> None:
@@ -137,8 +142,8 @@ def test_the_commented_examples_cover_every_format(created: Path) -> None:
         keys = registry[source_system]
         assert set(keys["required_keys"]) <= set(entry), (table, keys["required_keys"])
         assert set(entry) <= set(keys["required_keys"]) | set(keys["optional_keys"]), table
-    # the package's first sample of a format, as it is there
-    samples = _yaml(PROJECT_DIR / "dbt_project.yml")["vars"]["cdc_tables"]
+    # the sample project's first table of a format, as it is there
+    samples = _yaml(PROJECT_DIR / "samples" / "dbt_project.yml")["vars"]["cdc_tables"]
     assert tables["employees"] == samples["employees"]
     assert tables["usr"] == samples["usr"]
 

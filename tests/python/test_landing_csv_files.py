@@ -41,8 +41,9 @@ from python_udfs.change_mask import encode_hex_change_mask
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
-SEEDS = PROJECT_DIR / "seeds" / "qlik_ct"
+# the repository's sample project: its tables (cdc_tables) and its seeds
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
+SEEDS = SAMPLES_DIR / "seeds" / "qlik_ct"
 SCHEMA = "landed_csv"
 RAW_SCHEMA = "landed_csv_raw"
 LANDED = (
@@ -55,7 +56,7 @@ LANDED = (
 )
 
 BUILD = ["build", "--exclude", "test_type:unit"]
-PROJECT_VARS = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
+PROJECT_VARS = yaml.safe_load((SAMPLES_DIR / "dbt_project.yml").read_text())["vars"]
 
 # The project's Qlik tables only (the other formats' models stay disabled: this scenario tests
 # the Qlik CSV landing), given column_types (landed CSV is all text).

@@ -46,7 +46,8 @@ from cdc_simulator.table_model import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
+# the repository's sample project: its tables (cdc_tables) and its seeds
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 SCHEMA = "vendor_csv"
 RAW_SCHEMA = "vendor_csv_raw"
 TABLES = (EMPLOYEES, ORDER_LINES, DOCUMENTS)
@@ -54,7 +55,7 @@ SEED = 20241125  # a seed whose documents hold every HOSTILE_TEXTS value
 CHANGES = 300
 KEYS = 40
 
-PROJECT_TABLES = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]["cdc_tables"]
+PROJECT_TABLES = yaml.safe_load((SAMPLES_DIR / "dbt_project.yml").read_text())["vars"]["cdc_tables"]
 # Landed CSV is text: the non-string columns of employees and order_lines are typed here;
 # documents declares its columns and says its attachment is hex (dbt_project.yml).
 CDC_TABLES = {
@@ -82,7 +83,7 @@ CDC_TABLES = {
     "usr": PROJECT_TABLES["usr"],
     "acct": PROJECT_TABLES["acct"],
 }
-IDM_SEEDS = PROJECT_DIR / "seeds" / "idm_jdbc"
+IDM_SEEDS = SAMPLES_DIR / "seeds" / "idm_jdbc"
 
 # configuration values that reach SQL as data (sql_string_literal), hostile on purpose: they
 # must arrive as text, never run

@@ -8,9 +8,10 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+import yaml
 from sqlfluff.core import FluffConfig, Linter
 
-from python_udfs.lint_files import main, sql_files_to_lint
+from python_udfs.lint_files import main, sql_files_to_lint, write_lint_project
 from python_udfs.scaffold import HEADER_TEXT, template_of
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent.parent
@@ -18,12 +19,42 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent.parent
 BAD_SQL = "SELECT a   \n    , 1 AS B\nFROM t\n"
 
 
-def test_every_hand_written_file_and_one_file_per_template_of_the_repository() -> None:
-    chosen = set(sql_files_to_lint(PROJECT_DIR))
+@pytest.fixture(scope="module")
+def lint_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_lint_project(PROJECT_DIR, tmp_path_factory.mktemp("lint") / "project")
+
+
+def test_the_lint_project_holds_the_package_and_the_sample_project(lint_project: Path) -> None:
+    """Every SQL file of the package's models and tests, and of the sample project's models,
+    at the path it has in its own project, and the sample tables configured."""
+
+    def sql_files(root: Path, folders: tuple[str, ...]) -> set[str]:
+        return {
+            path.relative_to(root).as_posix()
+            for folder in folders
+            for path in (root / folder).rglob("*.sql")
+            if "python" not in path.relative_to(root).parts
+        }
+
+    package = sql_files(PROJECT_DIR, ("models", "tests"))
+    samples = sql_files(PROJECT_DIR / "samples", ("models",))
+    assert package and samples and not package & samples
+    assert sql_files(lint_project, ("models", "tests")) == package | samples
+    for name in package:
+        assert (lint_project / name).read_bytes() == (PROJECT_DIR / name).read_bytes()
+    variables = yaml.safe_load((lint_project / "dbt_project.yml").read_text())["vars"]
+    assert "employees" in variables["cdc_tables"]
+    assert variables["cdc_source_systems"]  # the package's settings
+
+
+def test_every_hand_written_file_and_one_file_per_template_of_the_repository(
+    lint_project: Path,
+) -> None:
+    chosen = set(sql_files_to_lint(lint_project))
     by_template: defaultdict[str, list[str]] = defaultdict(list)
     for folder in ("models", "tests"):
-        for path in (PROJECT_DIR / folder).rglob("*.sql"):
-            relative = path.relative_to(PROJECT_DIR).as_posix()
+        for path in (lint_project / folder).rglob("*.sql"):
+            relative = path.relative_to(lint_project).as_posix()
             # .sqlfluffignore: generic tests (macros that need their arguments) and the toy
             # source format of test_toy_format.py (models of a project copy, not of this one)
             if relative.startswith(("tests/generic/", "tests/python/data/")):
@@ -64,9 +95,11 @@ def test_a_project_folder_of_generated_and_hand_written_files(tmp_path: Path) ->
 def test_the_command_prints_one_path_a_line_and_fails_on_an_empty_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([str(PROJECT_DIR)]) == 0
+    assert main(["--lint-project", str(tmp_path / "lint"), str(PROJECT_DIR)]) == 0
     printed = capsys.readouterr().out.splitlines()
-    assert printed == sql_files_to_lint(PROJECT_DIR)
+    assert printed == sql_files_to_lint(tmp_path / "lint")
+    assert main([str(tmp_path / "lint")]) == 0
+    assert capsys.readouterr().out.splitlines() == printed
     assert main([str(tmp_path)]) == 1
     assert "no SQL files" in capsys.readouterr().err
 

@@ -1,5 +1,6 @@
-"""The project's shape, from `dbt parse` run in-process (no Spark session, a few seconds):
-every configured table has its models and their primary-key and validity tests, no model
+"""The project's shape, from `dbt parse` of the sample project (samples/, a user of the
+cdc_history package) run in-process (no Spark session, a few seconds): every configured
+table has its models and their primary-key and validity tests, no model of either project
 skips a layer, and the generated per-table files are up to date (`cdc-dbt scaffold --check`).
 """
 
@@ -12,13 +13,15 @@ from typing import Any
 
 import pytest
 
+from cdc_simulator.project_copy import SAMPLES_DIR, install_package
 from python_udfs import cli, scaffold
 
 pytestmark = pytest.mark.parse
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
-PACKAGE = "cdc_history"
-VARIABLES = scaffold.load_vars(PROJECT_DIR)
+# the package's models and the sample project's (each table's generated ones)
+PACKAGES = ("cdc_history", "cdc_samples")
+VARIABLES = scaffold.load_vars(SAMPLES_DIR)
 TABLES: dict[str, Mapping[str, Any]] = scaffold.configured_tables(VARIABLES)
 
 # The models a table gets from its source format, besides the four every table gets.
@@ -62,11 +65,12 @@ def manifest(tmp_path_factory: pytest.TempPathFactory) -> Manifest:
     from dbt.cli.main import dbtRunner
 
     target = tmp_path_factory.mktemp("parse_target")
+    install_package(SAMPLES_DIR)
     result = dbtRunner().invoke(
         [
             "parse",
             "--project-dir",
-            str(PROJECT_DIR),
+            str(SAMPLES_DIR),
             "--profiles-dir",
             str(PROJECT_DIR / "profiles"),
             "--target-path",
@@ -82,17 +86,17 @@ def manifest(tmp_path_factory: pytest.TempPathFactory) -> Manifest:
 
 
 def _models(manifest: Manifest) -> dict[str, dict[str, Any]]:
-    """The project's enabled models by name."""
+    """The enabled models of the package and the sample project, by name."""
     return {
         node["name"]: node
         for node in manifest["nodes"].values()
-        if node["resource_type"] == "model" and node["package_name"] == PACKAGE
+        if node["resource_type"] == "model" and node["package_name"] in PACKAGES
     }
 
 
 def _tests_on(manifest: Manifest, model: str) -> list[dict[str, Any]]:
     """Generic tests attached to a model: [{name, column, kwargs}]."""
-    unique_id = f"model.{PACKAGE}.{model}"
+    unique_id = _models(manifest)[model]["unique_id"]
     found = []
     for node in manifest["nodes"].values():
         if node["resource_type"] != "test" or node.get("attached_node") != unique_id:
@@ -138,7 +142,7 @@ def test_every_table_has_its_models(manifest: Manifest, table: str) -> None:
 def test_every_generated_model_is_parsed(manifest: Manifest) -> None:
     generated = [
         Path(file.path).stem
-        for file in scaffold.plan(PROJECT_DIR, VARIABLES)
+        for file in scaffold.plan(SAMPLES_DIR, VARIABLES)
         if file.path.endswith(".sql")
     ]
     models = _models(manifest)
@@ -185,7 +189,7 @@ def test_the_images_and_the_as_of_view_have_their_key_tests(manifest: Manifest, 
         node
         for nodes in manifest["disabled"].values()
         for node in nodes
-        if node.get("attached_node") == f"model.{PACKAGE}.dim_{table}_as_of"
+        if node.get("attached_node") == _models(manifest)[f"dim_{table}_as_of"]["unique_id"]
     ]
     assert [(node["test_metadata"]["name"], node["config"]["enabled"]) for node in disabled] == [
         ("primary_key", False)
@@ -299,5 +303,10 @@ def test_every_model_sits_in_its_layers_folder(manifest: Manifest) -> None:
 
 
 def test_scaffold_check_passes_on_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sample project's generated files are current, and the package (the repository
+    root, whose cdc_tables is empty) holds none."""
+    monkeypatch.setenv("CDC_PROJECT_DIR", str(SAMPLES_DIR))
+    assert cli.main(["scaffold", "--check"]) == 0, "cd samples; run `cdc-dbt scaffold` and commit"
     monkeypatch.setenv("CDC_PROJECT_DIR", str(PROJECT_DIR))
-    assert cli.main(["scaffold", "--check"]) == 0, "run `cdc-dbt scaffold` and commit"
+    assert cli.main(["scaffold", "--check"]) == 0, "the package holds generated files"
+    assert scaffold.generated_files_on_disk(PROJECT_DIR) == []

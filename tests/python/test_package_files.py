@@ -41,23 +41,41 @@ def test_the_generated_mark_is_the_scaffold_header() -> None:
     assert package_files.GENERATED_MARK == scaffold.HEADER_TEXT
 
 
-def test_no_generated_file_no_seed_no_python_test() -> None:
+def test_no_generated_file_no_sample_file_no_python_test() -> None:
     selected = _selected()
+    # the package's own folders hold no generated file: the sample tables' are the sample
+    # project's (samples/), as a user's tables' are their project's
     generated = {
         name
         for folder in package_files.PACKAGE_FOLDERS
         for name in _files(folder)
         if package_files.is_generated(PROJECT_DIR / name)
     }
-    # the sample tables' files: a mart of each, the Qlik staging models
-    assert "models/marts/employees/dim_employees_history.sql" in generated
-    assert "models/staging/qlik_ct/stg_qlik_ct__employees.sql" in generated
-    assert not generated & selected
-    # and the hand-written files of a sample table's marts folder (unit tests on employees)
-    assert (PROJECT_DIR / "models/marts/employees/_employees__unit_tests.yml").is_file()
-    assert not [name for name in selected if name.startswith("models/marts/employees/")]
+    assert generated == set()
+    sample_generated = [
+        name for name in _files("samples/models") if package_files.is_generated(PROJECT_DIR / name)
+    ]
+    assert "samples/models/marts/employees/dim_employees_history.sql" in sample_generated
+    # of the sample project only its settings (init's commented examples)
+    assert [name for name in selected if name.startswith("samples/")] == ["samples/dbt_project.yml"]
     assert not [name for name in selected if name.startswith(("seeds/", "docs/", "tests/python/"))]
     assert all(Path(name).suffix != ".pyc" for name in selected)
+
+
+def test_a_generated_file_is_left_out(tmp_path: Path) -> None:
+    """A file `cdc-dbt scaffold` wrote into the package's folders (a table configured in the
+    package's own dbt_project.yml by mistake) is not carried."""
+    root = tmp_path / "repository"
+    (root / "models" / "marts" / "t").mkdir(parents=True)
+    (root / "dbt_project.yml").write_text("name: cdc_history\n")
+    (root / "models" / "marts" / "cdc.sql").write_text("select 1\n")
+    generated = root / "models" / "marts" / "t" / "dim_t_history.sql"
+    generated.write_text(f"{{# {scaffold.HEADER_TEXT} marts/history.sql #}}\nselect 1\n")
+    assert package_files.is_generated(generated)
+    assert [p.as_posix() for p in dbt_package_files(root)] == [
+        "dbt_project.yml",
+        "models/marts/cdc.sql",
+    ]
 
 
 def test_every_macro_template_and_project_file() -> None:
@@ -72,7 +90,15 @@ def test_every_macro_template_and_project_file() -> None:
     assert any(name.startswith("tests/generic/") for name in selected)
     # nothing outside the dbt package's folders
     tops = {name.split("/")[0] for name in selected}
-    assert tops == {"dbt_project.yml", "macros", "models", "tests", "scaffold", "profiles"}
+    assert tops == {
+        "dbt_project.yml",
+        "macros",
+        "models",
+        "tests",
+        "scaffold",
+        "profiles",
+        "samples",
+    }
 
 
 def test_the_checkout_is_the_package_dir() -> None:
@@ -109,6 +135,7 @@ def test_the_wheel_holds_the_dbt_package(tmp_path: Path) -> None:
             ".git",
             ".venv",
             ".local",
+            "dbt_packages",
             "target",
             "logs",
             "build",

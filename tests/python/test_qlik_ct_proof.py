@@ -59,7 +59,8 @@ from cdc_simulator.table_model import (
     simulate,
 )
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
+# the repository's sample project: its tables (cdc_tables) and its seeds
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 SEED = 20240301
 CHANGES = 480
 KEYS = 60
@@ -73,7 +74,7 @@ TABLES = (EMPLOYEES, ORDER_LINES, DOCUMENTS)
 
 # the proof's tables and the IDM sample's, as the project configures them: no other format's
 # models are enabled, so none reads a source this scenario does not land
-PROJECT_TABLES = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]["cdc_tables"]
+PROJECT_TABLES = yaml.safe_load((SAMPLES_DIR / "dbt_project.yml").read_text())["vars"]["cdc_tables"]
 CDC_TABLES = {name: PROJECT_TABLES[name] for name in ("employees", "order_lines", "documents")}
 CDC_TABLES |= {name: PROJECT_TABLES[name] for name in ("usr", "acct")}
 
@@ -107,7 +108,7 @@ def land_idm_sample(root: Path) -> None:
     """The shipped IDM sample (seeds/idm_jdbc) as Parquet files, typed like the seeds."""
     for name, types in IDM_TYPES.items():
         table = pa_csv.read_csv(
-            PROJECT_DIR / "seeds" / "idm_jdbc" / f"{name}.csv",
+            SAMPLES_DIR / "seeds" / "idm_jdbc" / f"{name}.csv",
             convert_options=pa_csv.ConvertOptions(column_types=types, strings_can_be_null=True),
         )
         (root / "idm" / name).mkdir(parents=True)

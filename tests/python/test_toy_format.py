@@ -1,17 +1,19 @@
 """A new source format is its own folders plus one entry of the format registry (issue 27,
-docs/adding-a-source-format.md), proven by adding one to a copy of the project.
+docs/adding-a-source-format.md), proven by adding one to a copy of the sample project, a
+project that uses the package: the package itself is not touched.
 
 `toyfeed`, a three-event feed (tests/python/data/toy_format/: its seed, its staging,
-canonical, quarantine and transaction-boundary models, its `toyfeed_change_images` macro),
-is copied into a project copy whose registry (var cdc_source_systems) gains one entry and
-whose cdc_tables holds one table of it, `gadgets`, which `cdc-dbt scaffold` gives the shared
-per-table models (cdc_simulator/project_copy.py). One `dbt build` (models, seeds and data
+canonical, quarantine and transaction-boundary models, its `toyfeed_change_images` macro,
+calling the package's macros as a project of the user's does, `cdc_history.<macro>`), is
+copied into a project copy whose registry (var cdc_source_systems: the package's entries and
+one more) gains one entry and whose cdc_tables holds one table of it, `gadgets`, which
+`cdc-dbt scaffold` gives the shared per-table models (cdc_simulator/project_copy.py). One `dbt build` (models, seeds and data
 tests, the format's column contracts among them) and one `dbt run` with nothing new. Then:
 the shared marts hold the feed's changes (the change log, the typed images, the history, the
 current state, the point in time at two points, the consistent point in time), the second
-run logged nothing twice, and the format's name is in no file of the copy but its own
-folders, its registry entry, the table's source_system and the files the scaffold generated
-for the table.
+run logged nothing twice, and the format's name is in no file of the copy or of the package
+but the format's own folders, its registry entry, the table's source_system and the files
+the scaffold generated for the table.
 
 Time budget: 90 s (a build of about 40 nodes and a run, in a project copy: 30 s alone).
 """
@@ -26,6 +28,7 @@ import pytest
 import yaml
 
 from cdc_simulator.project_copy import project_with_tables
+from python_udfs.package_files import dbt_package_files
 from python_udfs.scaffold import is_generated
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
@@ -51,8 +54,9 @@ TABLES = {
         "columns": {"id": "int", "name": "string"},
     }
 }
-# what the project copy holds that is not the project's code
-NOT_CODE = ("target", "logs")
+# what the project copy holds that is not the project's code (the package: read on its own)
+NOT_CODE = ("target", "logs", "dbt_packages")
+PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +95,9 @@ def test_the_build_runs_the_formats_models_and_tests(built: Any) -> None:
         "dim_gadgets_history",
         "dim_gadgets_current",
     } <= names
-    contracts = [name for name in names if name.startswith("column_contract_int_toyfeed")]
+    contracts = [
+        name for name in names if name.startswith("cdc_history_column_contract_int_toyfeed")
+    ]
     assert len(contracts) == 2, contracts
 
 
@@ -147,9 +153,10 @@ def test_a_run_with_nothing_new_logs_nothing_twice(built: Any) -> None:
 
 
 def test_the_formats_name_is_in_no_shared_file(built: Any) -> None:
-    """Every file of the copy but the format's own folders and the scaffold's per-table files:
-    dbt_project.yml holds the name only in its registry entry and the table's source_system;
-    no other file holds it at all (the shared macros, models, tests, seeds and templates)."""
+    """Every file of the copy but the format's own folders and the scaffold's per-table files,
+    and every file of the package: dbt_project.yml holds the name only in its registry entry
+    and the table's source_system; no other file holds it at all (the package's macros,
+    models, tests and templates, the copy's seeds and macros)."""
     project = built[1]
     own = {path.relative_to(FORMAT_FOLDER) for path in FORMAT_FOLDER.rglob("*") if path.is_file()}
     holding, scanned = [], 0
@@ -162,12 +169,16 @@ def test_the_formats_name_is_in_no_shared_file(built: Any) -> None:
         scanned += 1
         if FORMAT in path.read_text(encoding="utf-8", errors="replace"):
             holding.append(str(relative))
+    package = project / "dbt_packages" / "cdc_history"
+    package_files = dbt_package_files(package)
+    for relative in package_files:
+        if FORMAT in (package / relative).read_text(encoding="utf-8", errors="replace"):
+            holding.append(f"dbt_packages/cdc_history/{relative}")
     assert holding == []
     # every shared macro, model, test and template was read
-    macros = [
-        path for path in (project / "macros").rglob("*.sql") if path.relative_to(project) not in own
-    ]
-    assert scanned > len(macros) > 100, scanned
+    macros = [name for name in package_files if name.parts[0] == "macros"]
+    assert len(package_files) > len(macros) > 100, len(package_files)
+    assert scanned > 10, scanned  # the copy's seeds, unit tests and macros
     project_vars = yaml.safe_load((project / "dbt_project.yml").read_text())["vars"]
     assert FORMAT in project_vars.pop("cdc_source_systems")
     assert {entry["source_system"] for entry in project_vars.pop("cdc_tables").values()} == {FORMAT}

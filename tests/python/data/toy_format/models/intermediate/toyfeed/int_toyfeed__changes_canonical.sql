@@ -1,4 +1,4 @@
-{{ config(enabled=cdc_source_system_enabled('toyfeed')) }}
+{{ config(enabled=cdc_history.cdc_source_system_enabled('toyfeed')) }}
 {#- One row per canonical change (spec F.1) of the toyfeed events: every valid staged
     event, its row the after-image of an insert or update and the deleted row of a delete
     (whole rows: images complete), ordered by its sequence number. A view. -#}
@@ -26,10 +26,10 @@ canonical as (
         'toyfeed' as source_system,
         'feed' as source_instance,
         case valid.source_table
-            {%- for table_name in cdc_tables_of('toyfeed') %}
-            when {{ sql_string_literal(table_name) }}
-                then {{ sql_string_literal(
-                    cdc_table_config(table_name).get('source_schema', '')) }}
+            {%- for table_name in cdc_history.cdc_tables_of('toyfeed') %}
+            when {{ cdc_history.sql_string_literal(table_name) }}
+                then {{ cdc_history.sql_string_literal(
+                    cdc_history.cdc_table_config(table_name).get('source_schema', '')) }}
             {%- endfor %}
         end as source_schema,
         valid.source_table,
@@ -66,5 +66,5 @@ canonical as (
 
 )
 
-select {{ cdc_select_columns(cdc_canonical_columns(), 'canonical') }}
+select {{ cdc_history.cdc_select_columns(cdc_history.cdc_canonical_columns(), 'canonical') }}
 from canonical

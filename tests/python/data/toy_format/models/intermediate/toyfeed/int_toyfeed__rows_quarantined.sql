@@ -1,4 +1,4 @@
-{{ config(enabled=cdc_source_system_enabled('toyfeed')) }}
+{{ config(enabled=cdc_history.cdc_source_system_enabled('toyfeed')) }}
 {#- One row per staged toyfeed event kept out of the change log, with the reason
     (stg_toyfeed__events.invalid_reason). A view. -#}
 
@@ -20,5 +20,5 @@ quarantined as (
 
 )
 
-select {{ cdc_select_columns(cdc_quarantine_columns(), 'quarantined') }}
+select {{ cdc_history.cdc_select_columns(cdc_history.cdc_quarantine_columns(), 'quarantined') }}
 from quarantined

@@ -1,5 +1,5 @@
 {{ config(
-    enabled=cdc_source_system_enabled('toyfeed'),
+    enabled=cdc_history.cdc_source_system_enabled('toyfeed'),
     materialized='incremental',
     incremental_strategy='append'
 ) }}
@@ -28,9 +28,9 @@ keyed as (
     select
         landed.*,
         case landed.source_table
-            {%- for table_name in cdc_tables_of('toyfeed') %}
-            when {{ sql_string_literal(table_name) }}
-                then {{ cdc_pk_map(cdc_key_columns(table_name), 'landed.row_image') }}
+            {%- for table_name in cdc_history.cdc_tables_of('toyfeed') %}
+            when {{ cdc_history.sql_string_literal(table_name) }}
+                then {{ cdc_history.cdc_pk_map(cdc_history.cdc_key_columns(table_name), 'landed.row_image') }}
             {%- endfor %}
         end as pk
     from landed
@@ -51,7 +51,7 @@ select
     keyed.row_json,
     keyed.row_image,
     keyed.pk,
-    {{ cdc_pk_string_of_map('keyed.pk') }} as pk_string,
+    {{ cdc_history.cdc_pk_string_of_map('keyed.pk') }} as pk_string,
     case
         when keyed.seq is null then 'seq is not a whole number'
         when keyed.op not in ('I', 'U', 'D') then 'unknown operation'
