@@ -2,18 +2,18 @@
 docs/adding-a-source-format.md), proven by adding one to a copy of the sample project, a
 project that uses the package: the package itself is not touched.
 
-`toyfeed`, a three-event feed (tests/python/data/toy_format/: its seed, its staging,
-canonical, quarantine and transaction-boundary models, its `toyfeed_change_images` macro,
-calling the package's macros as a project of the user's does, `cdc_history.<macro>`), is
-copied into a project copy whose registry (var cdc_source_systems: the package's entries and
-one more) gains one entry and whose cdc_tables holds one table of it, `gadgets`, which
-`cdc-dbt scaffold` gives the shared per-table models (cdc_simulator/project_copy.py). One `dbt build` (models, seeds and data
-tests, the format's column contracts among them) and one `dbt run` with nothing new. Then:
+`toyfeed`, a three-event feed (tests/python/data/toy_format/: its seed, its staging, canonical,
+quarantine and transaction-boundary models, its `toyfeed_change_images` macro, calling the
+package's macros as a project of the user's does, `cdc_history.<macro>`), is copied into a
+project copy whose registry (var cdc_source_systems: the package's entries and one more) gains
+one entry and whose cdc_tables holds one table of it, `gadgets`, which `cdc-dbt scaffold` gives
+the shared per-table models (cdc_simulator/project_copy.py). One `dbt build` (models, seeds and
+data tests, the format's column contracts among them) and one `dbt run` with nothing new. Then:
 the shared marts hold the feed's changes (the change log, the typed images, the history, the
-current state, the point in time at two points, the consistent point in time), the second
-run logged nothing twice, and the format's name is in no file of the copy or of the package
-but the format's own folders, its registry entry, the table's source_system and the files
-the scaffold generated for the table.
+current state, the point in time at two points, the consistent point in time), the second run
+logged nothing twice, and the format's name is in no file of the copy or of the package but the
+format's own folders, its registry entry, the table's source_system and the files the scaffold
+generated for the table.
 
 Time budget: 90 s (a build of about 40 nodes and a run, in a project copy: 30 s alone).
 """
