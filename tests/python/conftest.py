@@ -29,6 +29,9 @@ from python_udfs.code_fingerprint import set_code_fingerprint
 from python_udfs.session import build_spark_session, prepare_environment, spark_settings
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+# the sample project the tests build, with the package installed as `cdc-dbt deps` installs it
+# (a link to the repository; subprocess scenarios run cdc-dbt there too)
+install_package(SAMPLES_DIR)
 # the pytest-xdist worker this process is (gw0, gw1, ...), or main without xdist
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
@@ -184,7 +187,6 @@ def spark(spark_local_dir: Path) -> Iterator[object]:
     os.environ["DBT_TARGET_PATH"] = str(PROJECT_DIR / "target" / f"pytest-{WORKER}")
     os.environ["DBT_LOG_PATH"] = str(PROJECT_DIR / "logs" / f"pytest-{WORKER}")
     prepare_environment(PROJECT_DIR)
-    install_package(SAMPLES_DIR)  # as `cdc-dbt deps` does in the sample project
     session = build_spark_session(session_settings())
     # No Java code generation in this session: on the tests' tiny data, compiling each query
     # stage costs more than running it interpreted (the sample build's data tests ran about a

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from cdc_simulator.project_copy import SAMPLES_DIR
 from python_udfs.metastore_lock import held_by_another_process
 from python_udfs.session import (
     SettingsError,
@@ -287,7 +288,7 @@ def test_plain_dbt_stops_before_any_model(tmp_path: Path) -> None:
             str(VENV_BIN / "dbt"),
             "build",
             "--project-dir",
-            str(PROJECT_DIR),
+            str(SAMPLES_DIR),
             "--profiles-dir",
             str(PROFILES_DIR),
         ],
@@ -427,7 +428,7 @@ def test_commands_back_to_back_on_the_embedded_metastore(tmp_path: Path) -> None
         started = time.monotonic()
         done = subprocess.run(
             [str(VENV_BIN / "cdc-dbt"), command, *select],
-            cwd=PROJECT_DIR,
+            cwd=SAMPLES_DIR,
             env=environment,
             capture_output=True,
             text=True,

@@ -41,6 +41,7 @@ from typing import Any
 import pytest
 from interpreted import NO_CODEGEN_JAVA_OPTIONS
 
+from cdc_simulator.project_copy import SAMPLES_DIR
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, ORDER_LINES, simulate
 from python_udfs.metastore_lock import held_by_another_process
@@ -164,7 +165,7 @@ def process(local_dir: Path, *steps: list[str]) -> dict[str, list[list[list[str]
     kill_after = last[last.index("--kill-after") + 1]
     result = subprocess.run(
         [sys.executable, str(DRIVER), *args],
-        cwd=PROJECT_DIR,
+        cwd=SAMPLES_DIR,
         env=environment(local_dir),
         capture_output=True,
         text=True,

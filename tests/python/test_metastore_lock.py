@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from cdc_simulator.project_copy import SAMPLES_DIR
 from python_udfs.metastore_lock import (
     DEFAULT_WAIT_SECONDS,
     derby_database,
@@ -135,7 +136,7 @@ def test_a_second_build_on_a_booted_metastore_stops_at_once(
     started = time.monotonic()
     result = subprocess.run(
         [sys.executable, "-m", "python_udfs.cli", command],
-        cwd=PROJECT_DIR,
+        cwd=SAMPLES_DIR,
         env=environment,
         capture_output=True,
         text=True,
@@ -231,7 +232,7 @@ def test_a_wait_that_is_not_a_number_stops_cdc_dbt(tmp_path: Path) -> None:
     }
     result = subprocess.run(
         [sys.executable, "-m", "python_udfs.cli", "build"],
-        cwd=PROJECT_DIR,
+        cwd=SAMPLES_DIR,
         env=environment,
         capture_output=True,
         text=True,

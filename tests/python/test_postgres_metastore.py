@@ -34,6 +34,7 @@ import pytest
 from interpreted import NO_CODEGEN_JAVA_OPTIONS
 from loopback import free_port
 
+from cdc_simulator.project_copy import SAMPLES_DIR
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, Simulation, simulate
 from python_udfs.local_postgres import LocalPostgres, MissingPrerequisite, jdbc_jar, server_binaries
@@ -133,7 +134,7 @@ def start_build(
     with log.open("w") as out:
         process = subprocess.Popen(
             run_command(schema, shared["landing"]),
-            cwd=PROJECT_DIR,
+            cwd=SAMPLES_DIR,
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -208,7 +209,7 @@ def concurrent(
                 "--",
                 *(as_of("pg_a", point) for point in points(simulation)),
             ],
-            cwd=PROJECT_DIR,
+            cwd=SAMPLES_DIR,
             env=reader_env,
             stdout=out,
             stderr=subprocess.STDOUT,

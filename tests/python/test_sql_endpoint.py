@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 from loopback import free_port
 
+from cdc_simulator.project_copy import SAMPLES_DIR
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, Simulation, simulate
 
@@ -89,7 +90,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "python_udfs.cli", "serve", "--port", str(port)],
-            cwd=PROJECT_DIR,
+            cwd=SAMPLES_DIR,
             env=environment(local_dir, port),
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -131,7 +132,7 @@ def built(server: Server, simulation: Simulation, tmp_path_factory: pytest.TempP
             "--vars",
             json.dumps({**DBT_VARS, "qlik_ct_landing_root": str(root)}),
         ],
-        cwd=PROJECT_DIR,
+        cwd=SAMPLES_DIR,
         env=environment(client_dir, server.port),
         capture_output=True,
         text=True,

@@ -32,6 +32,7 @@ from interpreted import NO_CODEGEN_JAVA_OPTIONS, PROFILE_JAVA_OPTIONS
 from loopback import free_port
 
 from benchmarks.standalone_cluster import Cluster
+from cdc_simulator.project_copy import SAMPLES_DIR
 from cdc_simulator.qlik_ct import emit, write_parquet
 from cdc_simulator.table_model import EMPLOYEES, Simulation, simulate
 
@@ -116,7 +117,7 @@ def cluster_environment(local_dir: Path, schema: str, cluster: Cluster) -> dict[
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(DRIVER), *args],
-        cwd=PROJECT_DIR,
+        cwd=SAMPLES_DIR,
         env=env,
         capture_output=True,
         text=True,
