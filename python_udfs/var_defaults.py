@@ -8,8 +8,8 @@ this package inside a user's project) sees the vars of our `dbt_project.yml`, ov
 the root project's; but a node of the user's own project (the per-table models `cdc-dbt
 scaffold` writes there) sees only the user's vars, even inside our macros. So the macros read
 vars through `cdc_var(name)`, which falls back on these defaults: every var of our
-`dbt_project.yml` as YAML reads it, except `cdc_tables` (the sample tables: a project without
-its own has none).
+`dbt_project.yml` as YAML reads it, `cdc_tables` always empty (a project's tables are its own:
+the repository's sample tables are in samples/dbt_project.yml).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import yaml
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 MACRO = Path("macros") / "cdc" / "cdc_var_defaults.sql"
-# vars whose value in dbt_project.yml describes this repository's samples, not a default
+# vars that are never a default: a project's tables are its own (empty in dbt_project.yml too)
 SAMPLE_VARS: dict[str, Any] = {"cdc_tables": {}}
 
 

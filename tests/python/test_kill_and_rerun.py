@@ -56,9 +56,9 @@ RAW = "kill_raw"
 # one boundary per kind of write: an appending staging model, an incremental images model,
 # a partitioned history (views and full table rebuilds leave nothing half-done)
 BOUNDARIES = (
-    "model.cdc_history.stg_qlik_ct__employees",
-    "model.cdc_history.int_employees__change_images",
-    "model.cdc_history.dim_employees_history",
+    "model.cdc_samples.stg_qlik_ct__employees",
+    "model.cdc_samples.int_employees__change_images",
+    "model.cdc_samples.dim_employees_history",
 )
 PROJECT_TABLES: dict[str, Any] = {
     "employees": {

@@ -23,7 +23,8 @@ from sample_expectations import EXPECTED_IDM_QUARANTINE, IDM_ACCOUNTS, IDM_USERS
 pytestmark = [pytest.mark.e2e, pytest.mark.spark]
 
 SCHEMA = "sample"
-PROJECT = "cdc_history"
+# the package and the sample project that uses it (the per-table models are its own)
+PROJECTS = ("cdc_history", "cdc_samples")
 
 
 # sample_build (conftest): the one build of the shipped samples, in schema `sample`
@@ -554,7 +555,7 @@ def test_docs_describe_every_model_and_column(
     catalog = json.loads((target / "catalog.json").read_text())
     missing: list[str] = []
     for unique_id, node in manifest["nodes"].items():
-        if node["resource_type"] != "model" or node["package_name"] != PROJECT:
+        if node["resource_type"] != "model" or node["package_name"] not in PROJECTS:
             continue
         if not node["description"].strip():
             missing.append(f"{node['name']}: no description")
@@ -774,7 +775,7 @@ def _compiled_test(sample_build: Any, test_name: str, model: str) -> Any:
         for result in sample_build.result.results
         if result.node.resource_type == "test"
         and getattr(getattr(result.node, "test_metadata", None), "name", None) == test_name
-        and result.node.attached_node == f"model.{PROJECT}.{model}"
+        and result.node.attached_node in {f"model.{project}.{model}" for project in PROJECTS}
     )
 
 
