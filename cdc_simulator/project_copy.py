@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from python_udfs import scaffold
+from python_udfs.package_files import dbt_package_files
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 # the repository's sample project, a user of the package
@@ -42,12 +43,25 @@ def install_package(project: Path, package: Path = PROJECT_DIR) -> None:
     os.replace(made, link)
 
 
+def copy_package(project: Path) -> None:
+    """The package installed in `project` as a copy of its files (what the wheel holds,
+    `dbt_package_files`), for a scenario that changes the package's code."""
+    package = project / "dbt_packages" / PACKAGE_NAME
+    for relative in dbt_package_files(PROJECT_DIR):
+        (package / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(PROJECT_DIR / relative, package / relative)
+
+
 def project_with_tables(
-    dest: Path, cdc_tables: Mapping[str, Any], extra_vars: Mapping[str, Any] | None = None
+    dest: Path,
+    cdc_tables: Mapping[str, Any],
+    extra_vars: Mapping[str, Any] | None = None,
+    package_copy: bool = False,
 ) -> Path:
     """The sample project copied to `dest` with var cdc_tables set to `cdc_tables` (and
-    `extra_vars` set beside it), the package installed and scaffolded (the sample tables'
-    generated files and unit tests removed, the given tables' written)."""
+    `extra_vars` set beside it), the package installed (a link to the repository, or with
+    `package_copy` a copy of its files) and scaffolded (the sample tables' generated files
+    and unit tests removed, the given tables' written)."""
     for folder in COPIED:
         if (SAMPLES_DIR / folder).is_dir():
             shutil.copytree(SAMPLES_DIR / folder, dest / folder)
@@ -58,7 +72,10 @@ def project_with_tables(
     (dest / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
     packages = {"packages": [{"local": str(PROJECT_DIR)}]}
     (dest / "packages.yml").write_text(yaml.safe_dump(packages, sort_keys=False))
-    install_package(dest)
+    if package_copy:
+        copy_package(dest)
+    else:
+        install_package(dest)
     with contextlib.redirect_stdout(io.StringIO()) as written:
         status = scaffold.main([], project_dir=dest)
     if status != 0:

@@ -186,7 +186,9 @@ def spark(spark_local_dir: Path) -> Iterator[object]:
     # dbt's manifest, run results and logs of this process only
     os.environ["DBT_TARGET_PATH"] = str(PROJECT_DIR / "target" / f"pytest-{WORKER}")
     os.environ["DBT_LOG_PATH"] = str(PROJECT_DIR / "logs" / f"pytest-{WORKER}")
-    prepare_environment(PROJECT_DIR)
+    # the project dbt and the cdc-dbt subprocesses of the scenarios run: the sample project
+    # (DBT_PROJECT_DIR; subprocesses inherit it)
+    prepare_environment(SAMPLES_DIR)
     session = build_spark_session(session_settings())
     # No Java code generation in this session: on the tests' tiny data, compiling each query
     # stage costs more than running it interpreted (the sample build's data tests ran about a

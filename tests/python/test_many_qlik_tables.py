@@ -76,7 +76,8 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
     tables' fingerprints before and after it, the third run's results, the run arguments
     and the fourth run's results."""
     work = tmp_path_factory.mktemp("many_qlik_tables")
-    project = project_with_tables(work / "project", TABLES)
+    # a copy of the package, whose macro the third run finds changed (an upgrade)
+    project = project_with_tables(work / "project", TABLES, package_copy=True)
     root = work / "landing"
     tiny_qlik_tables.write_landing(root, SPECS)
     arguments = {
@@ -97,8 +98,10 @@ def built(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) ->
     before = table_fingerprints(spark)
     second = run_dbt(["run"], **arguments)
     after = table_fingerprints(spark)
-    macro = project / "macros" / "point_in_time" / "point_in_time.sql"
-    macro.write_text(macro.read_text() + "\n{# a change to the project's code #}\n")
+    macro = (
+        project / "dbt_packages" / "cdc_history" / "macros" / "point_in_time" / "point_in_time.sql"
+    )
+    macro.write_text(macro.read_text() + "\n{# a change to the package's code #}\n")
     third = run_dbt(["run"], **arguments)
     index = SPECS.index(LATE)
     late_rows = [

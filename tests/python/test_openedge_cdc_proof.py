@@ -59,10 +59,12 @@ SEED = 20240311
 CHANGES = 360
 KEYS = 40
 SCHEMA = "proof_oe"
+# the format's models in the package (by its folders) and the tables' in the sample project
 SELECT = [
     "--select",
+    "cdc_history.staging.openedge_cdc",
+    "cdc_history.intermediate.openedge_cdc",
     "path:models/staging/openedge_cdc",
-    "path:models/intermediate/openedge_cdc",
     "int_oe_customer__change_images",
     "int_item__change_images",
     "int_visit__change_images",

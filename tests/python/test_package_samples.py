@@ -21,8 +21,13 @@ from typing import Any
 
 import pytest
 
-from cdc_simulator.project_copy import PACKAGE_NAME, PROJECT_DIR, SAMPLES_DIR, install_package
-from python_udfs.package_files import dbt_package_files
+from cdc_simulator.project_copy import (
+    PACKAGE_NAME,
+    PROJECT_DIR,
+    SAMPLES_DIR,
+    copy_package,
+    install_package,
+)
 
 pytestmark = pytest.mark.parse
 
@@ -62,10 +67,7 @@ def with_wheel_package(dest: Path) -> Path:
             shutil.copy2(SAMPLES_DIR / name, dest / name)
     for folder in SAMPLE_FOLDERS:
         shutil.copytree(SAMPLES_DIR / folder, dest / folder)
-    package = dest / "dbt_packages" / PACKAGE_NAME
-    for relative in dbt_package_files(PROJECT_DIR):
-        (package / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(PROJECT_DIR / relative, package / relative)
+    copy_package(dest)
     return dest
 
 
