@@ -17,12 +17,12 @@ setting into a user's project).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from dbt_parse import parse_project
 
 from cdc_simulator.project_copy import SAMPLES_DIR, install_package
 
@@ -82,24 +82,9 @@ def test_the_rules_are_read_from_dbt_spark() -> None:
 def parsed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """(format, manifest) of `dbt parse --vars '{file_format: <format>}'` of the sample
     project."""
-    from dbt.cli.main import dbtRunner
-
-    target = tmp_path_factory.mktemp(f"parse_{request.param}")
     install_package(SAMPLES_DIR)
-    result = dbtRunner().invoke(
-        [
-            "parse",
-            "--project-dir", str(SAMPLES_DIR),
-            "--profiles-dir", str(PROJECT_DIR / "profiles"),
-            "--target-path", str(target),
-            "--log-path", str(target / "logs"),
-            "--no-partial-parse",
-            "--quiet",
-            "--vars", json.dumps({"file_format": request.param}),
-        ]
-    )  # fmt: skip
-    assert result.success, f"dbt parse failed: {result.exception}"
-    return request.param, json.loads((target / "manifest.json").read_text())
+    target = tmp_path_factory.mktemp(f"parse_{request.param}")
+    return request.param, parse_project(SAMPLES_DIR, target, {"file_format": request.param})
 
 
 def _nodes(manifest: dict[str, Any], kind: str) -> dict[str, dict[str, Any]]:

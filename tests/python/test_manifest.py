@@ -6,12 +6,12 @@ skips a layer, and the generated per-table files are up to date (`cdc-dbt scaffo
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from dbt_parse import parse_project
 
 from cdc_simulator.project_copy import SAMPLES_DIR, install_package
 from python_udfs import cli, scaffold
@@ -62,27 +62,8 @@ Manifest = dict[str, Any]
 @pytest.fixture(scope="module")
 def manifest(tmp_path_factory: pytest.TempPathFactory) -> Manifest:
     """target/manifest.json of `dbt parse` into a temporary target path."""
-    from dbt.cli.main import dbtRunner
-
-    target = tmp_path_factory.mktemp("parse_target")
     install_package(SAMPLES_DIR)
-    result = dbtRunner().invoke(
-        [
-            "parse",
-            "--project-dir",
-            str(SAMPLES_DIR),
-            "--profiles-dir",
-            str(PROJECT_DIR / "profiles"),
-            "--target-path",
-            str(target),
-            "--log-path",
-            str(target / "logs"),
-            "--no-partial-parse",
-            "--quiet",
-        ]
-    )
-    assert result.success, f"dbt parse failed: {result.exception}"
-    return json.loads((target / "manifest.json").read_text())
+    return parse_project(SAMPLES_DIR, tmp_path_factory.mktemp("parse_target"))
 
 
 def _models(manifest: Manifest) -> dict[str, dict[str, Any]]:

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dbt_parse import parse_project
 
 from cdc_simulator.project_copy import (
     PACKAGE_NAME,
-    PROJECT_DIR,
     SAMPLES_DIR,
     copy_package,
     install_package,
@@ -34,30 +34,6 @@ pytestmark = pytest.mark.parse
 # what the sample project holds of its own (its generated output and link aside)
 SAMPLE_FILES = ("dbt_project.yml", "packages.yml", "package-lock.yml")
 SAMPLE_FOLDERS = ("models", "macros", "seeds")
-
-
-def parse(project: Path, target: Path) -> dict[str, Any]:
-    """manifest.json of `dbt parse` of `project`, written under `target`."""
-    from dbt.cli.main import dbtRunner
-
-    result = dbtRunner().invoke(
-        [
-            "parse",
-            "--project-dir",
-            str(project),
-            "--profiles-dir",
-            str(PROJECT_DIR / "profiles"),
-            "--target-path",
-            str(target),
-            "--log-path",
-            str(target / "logs"),
-            "--no-partial-parse",
-            "--quiet",
-        ]
-    )
-    assert result.success, f"dbt parse of {project} failed: {result.exception}"
-    manifest: dict[str, Any] = json.loads((target / "manifest.json").read_text())
-    return manifest
 
 
 def with_wheel_package(dest: Path) -> Path:
@@ -94,9 +70,9 @@ def shape(manifest: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def manifests(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
     install_package(SAMPLES_DIR)
-    linked = parse(SAMPLES_DIR, tmp_path_factory.mktemp("linked"))
+    linked = parse_project(SAMPLES_DIR, tmp_path_factory.mktemp("linked"))
     copy = with_wheel_package(tmp_path_factory.mktemp("wheel_package"))
-    return linked, parse(copy, tmp_path_factory.mktemp("wheel_target"))
+    return linked, parse_project(copy, tmp_path_factory.mktemp("wheel_target"))
 
 
 def test_the_wheels_package_gives_the_same_project(

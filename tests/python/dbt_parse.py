@@ -1,0 +1,38 @@
+"""`dbt parse` of a project in-process (no Spark session), its manifest read back: shared by
+the modules that check the project's shape without building it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+PROFILES_DIR = Path(__file__).resolve().parents[2] / "profiles"
+
+
+def parse_project(
+    project: Path, target: Path, variables: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """manifest.json of `dbt parse` of `project` (with `--vars variables`), written under
+    `target`; fails the test when dbt fails."""
+    from dbt.cli.main import dbtRunner
+
+    args = [
+        "parse",
+        "--project-dir",
+        str(project),
+        "--profiles-dir",
+        str(PROFILES_DIR),
+        "--target-path",
+        str(target),
+        "--log-path",
+        str(target / "logs"),
+        "--no-partial-parse",
+        "--quiet",
+    ]
+    if variables is not None:
+        args += ["--vars", json.dumps(variables)]
+    result = dbtRunner().invoke(args)
+    assert result.success, f"dbt parse of {project} failed: {result.exception}"
+    manifest: dict[str, Any] = json.loads((target / "manifest.json").read_text())
+    return manifest
