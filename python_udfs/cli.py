@@ -45,6 +45,11 @@ LANDED_TABLES_UNREAD = "cdc.landed_tables.unread"
 # Commands that never open a connection: no Spark session needed. (`init` is our own, below:
 # dbt's would create a project without the package.)
 _OFFLINE_COMMANDS = {"parse", "deps", "clean", "debug", "ls", "list", "--version", "-h"}
+# Commands that read no var: the format settings' names are not checked before them.
+_NO_PROJECT_COMMANDS = {"deps", "clean", "--version", "-h", "--help"}
+# Commands that build or check tables: run in the package itself with no table configured,
+# they would start Spark to do nothing (_nothing_to_build).
+_BUILDING_COMMANDS = {"build", "run", "test", "seed", "snapshot"}
 
 
 def main(argv: Sequence[str] | None = None, callbacks: Sequence[Callable[..., None]] = ()) -> int:
@@ -89,6 +94,13 @@ def _run_dbt(
     in_session: this process already runs Spark (a caller's session, which dbt will use):
     a lock on the metastore is that session's own, not another process's."""
     opens_spark = bool(args) and args[0] not in _OFFLINE_COMMANDS and args[0] != "--help"
+    if args and args[0] not in _NO_PROJECT_COMMANDS:
+        problem = _misnamed_setting(_project_of(args, root), args)
+        if args[0] in _BUILDING_COMMANDS and not problem:
+            problem = _nothing_to_build(_project_of(args, root), args)
+        if problem:
+            print(f"cdc-dbt: {problem}", file=sys.stderr)
+            return 2
     settings: dict[str, str] | None = None
     # `debug` builds no session here, but dbt's connection test opens the same metastore
     if opens_spark or (args and args[0] == "debug"):
@@ -124,6 +136,57 @@ def _run_dbt(
     if result.exception is not None and not result.success:
         print(f"cdc-dbt: {result.exception}", file=sys.stderr)
     return 0 if result.success else 1
+
+
+def _misnamed_setting(project: Path, args: list[str]) -> str | None:
+    """What is wrong with a var of the project (or of --vars) that is named like a format's
+    setting but names none (python_udfs.var_defaults.unknown_format_settings), before Spark
+    work starts; None when nothing is, or the project has no dbt_project.yml of its own."""
+    from python_udfs.scaffold import MisnamedSettingError, ScaffoldError, load_vars
+
+    cli_vars = next(
+        (args[position + 1] for position, arg in enumerate(args[:-1]) if arg == "--vars"), None
+    )
+    if not (project / "dbt_project.yml").is_file():
+        return None
+    try:
+        load_vars(project, cli_vars)
+    except MisnamedSettingError as error:
+        return str(error)
+    except ScaffoldError:
+        return None  # the rest is dbt's to say (cdc_validate_config), as it always was
+    return None
+
+
+def _nothing_to_build(project: Path, args: list[str]) -> str | None:
+    """What to say when the command would build nothing: the project is the cdc_history
+    package itself (this repository's root, or an installed copy) with no table in
+    cdc_tables (--vars included), not a project that uses it. None otherwise."""
+    import yaml
+
+    from python_udfs.init_project import PACKAGE_NAME
+    from python_udfs.scaffold import ScaffoldError, load_vars
+
+    project_file = project / "dbt_project.yml"
+    if not project_file.is_file():
+        return None
+    name = (yaml.safe_load(project_file.read_text()) or {}).get("name")
+    if name != PACKAGE_NAME:
+        return None
+    cli_vars = next(
+        (args[position + 1] for position, arg in enumerate(args[:-1]) if arg == "--vars"), None
+    )
+    try:
+        if load_vars(project, cli_vars).get("cdc_tables"):
+            return None
+    except ScaffoldError:
+        return None
+    return (
+        f"{project} is the {PACKAGE_NAME} dbt package itself, with no table in var cdc_tables: "
+        f"`{args[0]}` would build nothing. Build a project that uses it: this repository's "
+        "sample project is samples/ (bin/pipeline builds it, or cd samples), and "
+        "`cdc-dbt init <dir>` makes one of your own (README)"
+    )
 
 
 def _project_of(args: list[str], root: Path) -> Path:

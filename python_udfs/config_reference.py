@@ -9,9 +9,12 @@ How a var is documented in `dbt_project.yml` (what this module reads, line by li
 above it (no blank line or other var between) and its trailing comment. A comment line
 `# ---------- Title: text` starts a section: the title heads a table, and the text after the colon
 (with the comment lines after it) is the comment above the var directly below. Comments nested
-inside a var's value (the registry's, the sample tables') are not read. A var with no
+inside a var's value (the registry's, the sample tables') are not read, but for the registry
+entries' `settings`: each is listed as the var that overrides it, `<system>_<setting>`, in a
+section of its own titled by the comment `# ---------- Title` above the entry's `settings:`,
+described as a var is, by its comment lines and trailing comment. A var or setting with no
 description stops the generator, so `--check` (and `tests/python/test_docs_reference.py`) fails
-on a new var until its comment is written.
+on a new var or setting until its comment is written.
 
 The default is the value in `dbt_project.yml`, as YAML reads it; a mapping of mappings (the
 format registry, the tables) is shown by its keys. The environment variables are every
@@ -39,6 +42,11 @@ TRAILING_COMMENT = re.compile(r"\s#\s?(?P<text>.*)$")
 DOCS_PATH = re.compile(r"\bdocs/(?P<page>[\w-]+\.md)(?P<anchor>#[\w-]+)?")
 README_SECTION = re.compile(r'README "(?P<title>[^"]+)"')
 TARGET_LINE = re.compile(r"^    (?P<name>\w+):\s*$")
+# the format registry: its entries (4 spaces) and their settings (8 spaces)
+REGISTRY_VAR = "cdc_source_systems"
+SYSTEM_LINE = re.compile(r"^    (?P<name>[a-z][a-z0-9_]*):\s*$")
+SETTING_LINE = re.compile(r"^        (?P<name>[a-z][a-z0-9_]*):(?P<rest>.*)$")
+SETTING_COMMENT = re.compile(r"^        #(?P<text>.*)$")
 
 
 class ConfigReferenceError(Exception):
@@ -105,7 +113,66 @@ def read_sections(project_file: Path) -> list[Section]:
                 "or after its value, then run python -m python_udfs.config_reference"
             )
         sections[-1].variables.append(Var(var["name"], description, values.get(var["name"])))
+        if var["name"] == REGISTRY_VAR:
+            registry_section = sections[-1]
+            sections += read_format_sections(text, values.get(REGISTRY_VAR) or {}, project_file)
+            # vars after the registry in its section: a table of that title again
+            sections.append(Section(registry_section.title, ""))
     return [section for section in sections if section.variables]
+
+
+def read_format_sections(text: str, registry: dict[str, Any], project_file: Path) -> list[Section]:
+    """One section per registered format that has `settings`: each setting as the var that
+    overrides it, `<system>_<setting>`, its default and its comment (as a var's: the comment
+    lines directly above it and its trailing comment, at the settings' indentation), titled
+    by the comment `# ---------- Title` directly above the entry's `settings:` line."""
+    lines = _var_block(text.splitlines())
+    start = next(n for n, line in enumerate(lines) if line.startswith(f"  {REGISTRY_VAR}:"))
+    sections: list[Section] = []
+    system, title, in_settings = "", "", False
+    above: list[str] = []
+    for line in lines[start + 1 :]:
+        if line.startswith("  ") and not line.startswith("   "):
+            break  # the next top-level var or comment
+        entry = SYSTEM_LINE.match(line)
+        if entry:
+            system, title, in_settings, above = entry["name"], "", False, []
+            continue
+        if line.startswith("      ") and not line.startswith("       "):
+            words = line.strip().lstrip("#").strip()
+            if line.strip().startswith("#") and words.startswith(SECTION_MARK):
+                title = words[len(SECTION_MARK) :].strip()
+            elif line.strip() == "settings:":
+                in_settings, above = True, []
+                sections.append(Section(title or system, ""))
+            else:
+                in_settings = in_settings and line.strip().startswith("#")
+            continue
+        if not in_settings:
+            continue
+        if not line.strip():
+            above = []
+            continue
+        comment = SETTING_COMMENT.match(line)
+        if comment:
+            above.append(comment["text"].strip())
+            continue
+        setting = SETTING_LINE.match(line)
+        if not setting:
+            continue  # a line of a setting's value
+        name = f"{system}_{setting['name']}"
+        parts = [*above, _trailing_comment(setting["rest"])]
+        description = " ".join(part for part in parts if part)
+        above = []
+        if not description:
+            raise ConfigReferenceError(
+                f"setting {setting['name']} of format {system} in {project_file.name} has no "
+                "comment: write one above it or after its value, then run "
+                "python -m python_udfs.config_reference"
+            )
+        default = ((registry.get(system) or {}).get("settings") or {}).get(setting["name"])
+        sections[-1].variables.append(Var(name, description, default))
+    return sections
 
 
 def _flow(value: object) -> str:
@@ -193,7 +260,12 @@ def render(project_dir: Path = PROJECT_DIR) -> str:
         "",
         "Every setting is a dbt var: set it in `dbt_project.yml` or pass it with `--vars` (e.g.",
         "`cdc-dbt build --vars '{qlik_ct_landing: files, qlik_ct_landing_root: /lake/landing}'`).",
-        "Each var's description is the comment beside it in `dbt_project.yml`. What the settings",
+        "Each var's description is the comment beside it in `dbt_project.yml`. A format's",
+        "settings (the sections below named after a format) are the `settings` of its entry in",
+        "the registry `cdc_source_systems`, where their defaults are; the var",
+        "`<format>_<setting>` overrides one, and a var named so that names no setting of the",
+        "format stops `cdc-dbt` and `cdc-dbt scaffold`, naming the format's settings. What the",
+        "settings",
         "of a table (`cdc_tables`) and a format (`cdc_source_systems`) mean is explained in",
         "[Qlik change tables](qlik-change-tables.md"
         "#pointing-the-project-at-real-replicate-change-tables)",

@@ -51,7 +51,13 @@ import jinja2
 import yaml
 
 from python_udfs.package_files import dbt_package_dir
-from python_udfs.var_defaults import jinja_literal, package_defaults
+from python_udfs.var_defaults import (
+    jinja_literal,
+    package_defaults,
+    package_vars,
+    unknown_format_settings,
+    with_format_settings,
+)
 
 # the rule of macros/cdc/cdc_is_table_name.sql (test_scaffold.py checks they agree); whole
 # names only (fullmatch: `$` alone would let a trailing line feed through)
@@ -73,6 +79,10 @@ SKIPPED_FOLDERS = {".git", ".venv", ".local", "target", "logs", "dbt_packages", 
 
 class ScaffoldError(Exception):
     """A configuration or template the scaffold cannot render; the message says which."""
+
+
+class MisnamedSettingError(ScaffoldError):
+    """A var is named like a format's setting (`<system>_<name>`) but names none."""
 
 
 @dataclass(frozen=True)
@@ -164,7 +174,7 @@ def load_vars(project_dir: Path, cli_vars: str | None = None) -> dict[str, Any]:
         raise ScaffoldError(f"no dbt_project.yml in {project_dir}")
     project = yaml.safe_load(project_file.read_text()) or {}
     own = dict(project.get("vars") or {})
-    found = package_defaults(dbt_package_dir())
+    found = package_vars(dbt_package_dir())
     found.update(own)
     scoped = own.get(project.get("name"))
     if isinstance(scoped, Mapping) and "cdc_tables" not in own:
@@ -177,7 +187,10 @@ def load_vars(project_dir: Path, cli_vars: str | None = None) -> dict[str, Any]:
         if not isinstance(override, Mapping):
             raise ScaffoldError("--vars must be a mapping, e.g. '{cdc_tables: {...}}'")
         found.update(override)
-    return found
+    problems = unknown_format_settings(found)
+    if problems:
+        raise MisnamedSettingError("; ".join(problems))
+    return with_format_settings(found)
 
 
 def check_table_name(name: object, what: str = "table") -> str:

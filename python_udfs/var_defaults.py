@@ -9,7 +9,10 @@ the root project's; but a node of the user's own project (the per-table models `
 scaffold` writes there) sees only the user's vars, even inside our macros. So the macros read
 vars through `cdc_var(name)`, which falls back on these defaults: every var of our
 `dbt_project.yml` as YAML reads it, `cdc_tables` always empty (a project's tables are its own:
-the repository's sample tables are in samples/dbt_project.yml).
+the repository's sample tables are in samples/dbt_project.yml). A format's settings are in
+its registry entry (`settings`), not vars of their own: cdc_var reads them from the registry
+the project uses (cdc_format_setting_default), and `package_defaults` here lists them by var
+name for the scaffold.
 """
 
 from __future__ import annotations
@@ -66,12 +69,65 @@ def _flat_literal(value: Any) -> str:
     raise TypeError(f"var value of type {type(value).__name__} has no Jinja literal: {value!r}")
 
 
-def package_defaults(project_dir: Path = PROJECT_DIR) -> dict[str, Any]:
-    """Every var of dbt_project.yml with its default (SAMPLE_VARS replaced)."""
+def package_vars(project_dir: Path = PROJECT_DIR) -> dict[str, Any]:
+    """Every var of dbt_project.yml with its default (SAMPLE_VARS replaced): what the macro
+    holds."""
     project = yaml.safe_load((project_dir / "dbt_project.yml").read_text())
     defaults: dict[str, Any] = dict(project.get("vars") or {})
     defaults.update(SAMPLE_VARS)
     return defaults
+
+
+def format_settings(registry: Any) -> dict[str, Any]:
+    """Each registered format's settings as the vars that override them, `<system>_<setting>`
+    with the entry's default (cdc_format_setting_default reads them so in dbt)."""
+    found: dict[str, Any] = {}
+    for system, entry in (registry if isinstance(registry, dict) else {}).items():
+        settings = entry.get("settings") if isinstance(entry, dict) else None
+        for setting, value in (settings if isinstance(settings, dict) else {}).items():
+            found[f"{system}_{setting}"] = value
+    return found
+
+
+def with_format_settings(variables: dict[str, Any]) -> dict[str, Any]:
+    """`variables` with every format setting it does not set, at its registry default (the
+    registry `variables` holds: a project's own, else ours), as cdc_var reads them."""
+    merged = dict(variables)
+    for name, value in format_settings(merged.get("cdc_source_systems")).items():
+        merged.setdefault(name, value)
+    return merged
+
+
+def unknown_format_settings(variables: dict[str, Any]) -> list[str]:
+    """What is wrong with the vars named like a format's setting, `<system>_<name>` for a
+    registered system (the longest that matches), that name no setting of its entry: one
+    message per var, naming the format's settings (a misspelt `qlik_ct_landng: files` would
+    otherwise be ignored, the format landing as seeds)."""
+    registry = variables.get("cdc_source_systems")
+    if not isinstance(registry, dict):
+        return []
+    problems = []
+    for name in variables:
+        systems = [s for s in registry if isinstance(s, str) and str(name).startswith(f"{s}_")]
+        if not systems:
+            continue
+        system = max(systems, key=len)
+        entry = registry[system]
+        settings = entry.get("settings") if isinstance(entry, dict) else None
+        known = list(settings) if isinstance(settings, dict) else []
+        if str(name)[len(system) + 1 :] not in known:
+            problems.append(
+                f"var {name}: the format {system} has no setting "
+                f"{str(name)[len(system) + 1 :]!r} (its settings, each set as var "
+                f"{system}_<setting>: {', '.join(known) or 'none'}; docs/configuration.md)"
+            )
+    return problems
+
+
+def package_defaults(project_dir: Path = PROJECT_DIR) -> dict[str, Any]:
+    """Every var the package reads with its default: the vars of dbt_project.yml and each
+    format's settings by their var names (`qlik_ct_landing`)."""
+    return with_format_settings(package_vars(project_dir))
 
 
 def render(project_dir: Path = PROJECT_DIR) -> str:
@@ -82,7 +138,7 @@ def render(project_dir: Path = PROJECT_DIR) -> str:
         "        user's project sees only that project's vars); cdc_tables is empty. -#}",
         "    {{ return({",
     ]
-    items = list(package_defaults(project_dir).items())
+    items = list(package_vars(project_dir).items())
     for position, (name, value) in enumerate(items):
         comma = "," if position < len(items) - 1 else ""
         literal = jinja_literal(value, indent=8, width=96 - len(json.dumps(name)) - 2)

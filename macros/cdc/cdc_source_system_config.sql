@@ -18,8 +18,10 @@
         writes do not change what it reads of them (table_change_images: config meta
         cdc_inputs_ignore); hooks, the list of hooks the format provides
         (cdc_format_hook_names: change_images always; that each is a macro, and that no
-        such macro is left out, cdc_validate_format_hooks checks once a command); nothing
-        else. -#}
+        such macro is left out, cdc_validate_format_hooks checks once a command); settings
+        (optional) the format's landing settings and options with their defaults, a mapping
+        of lower case names (cdc_is_table_name), each read as var <system>_<setting>
+        (cdc_var, cdc_format_setting_default); nothing else. -#}
     {%- set systems = cdc_history.cdc_var('cdc_source_systems', none) -%}
     {%- if systems is not mapping -%}
         {{ exceptions.raise_compiler_error(
@@ -43,12 +45,12 @@
         {%- if key not in ['images_complete', 'required_keys', 'optional_keys',
                            'images_rebuildable', 'transactions_marked',
                            'source_system_values', 'column_encoding_default',
-                           'images_ignore_inputs', 'hooks'] -%}
+                           'images_ignore_inputs', 'hooks', 'settings'] -%}
             {{ exceptions.raise_compiler_error(
                 where ~ " has unknown key '" ~ key ~ "' (allowed keys: images_complete, "
                 ~ "required_keys, optional_keys, images_rebuildable, transactions_marked, "
                 ~ "source_system_values, column_encoding_default, images_ignore_inputs, "
-                ~ "hooks)") }}
+                ~ "hooks, settings)") }}
         {%- endif -%}
     {%- endfor -%}
     {%- if system.get('images_complete') is not boolean -%}
@@ -110,6 +112,18 @@
         {{ exceptions.raise_compiler_error(
             where ~ ".hooks must be a list of the hooks the format provides, of "
             ~ known_hooks | join(', ') ~ "; got '" ~ hooks ~ "'") }}
+    {%- endif -%}
+    {%- set settings = system.get('settings', {}) -%}
+    {%- set bad_names = [] -%}
+    {%- for setting in (settings if settings is mapping else {})
+          if not cdc_history.cdc_is_table_name(setting) -%}
+        {%- do bad_names.append(setting) -%}
+    {%- endfor -%}
+    {%- if settings is not mapping or bad_names -%}
+        {{ exceptions.raise_compiler_error(
+            where ~ ".settings must map each setting's name (lower case, ^[a-z][a-z0-9_]*$; "
+            ~ "var " ~ source_system ~ "_<name> overrides it) to its default, got '"
+            ~ (bad_names | join(', ') if bad_names else settings) ~ "'") }}
     {%- endif -%}
     {%- if 'change_images' not in hooks -%}
         {{ exceptions.raise_compiler_error(

@@ -10,7 +10,17 @@
                 "images_ignore_inputs": ["int_qlik_ct__changes_logged"],
                 "required_keys": ["source_system", "key_columns"],
                 "optional_keys": ["source_schema", "column_types", "column_encodings", "lob_columns", "images_complete", "columns", "duplicate_resolution"],
-                "hooks": ["change_images", "table_columns", "landed_tables", "validate_vars", "table_replaces_staged", "quarantine_members"]
+                "hooks": ["change_images", "table_columns", "landed_tables", "validate_vars", "table_replaces_staged", "quarantine_members"],
+                "settings": {
+                    "landing": "seeds",
+                    "schema": "raw_qlik_ct",
+                    "landing_root": "",
+                    "landing_format": "parquet",
+                    "landing_csv_options": {},
+                    "header_prefix": "header__",
+                    "task": "replicate_task",
+                    "hex_mask_byte_order": "little"
+                }
             },
             "idm_jdbc": {
                 "images_complete": false,
@@ -18,21 +28,66 @@
                 "column_encoding_default": "base64",
                 "required_keys": ["source_system", "key_columns", "columns"],
                 "optional_keys": ["source_schema", "snapshot_table", "images_complete", "column_encodings"],
-                "hooks": ["change_images", "landed_tables", "validate_vars"]
+                "hooks": ["change_images", "landed_tables", "validate_vars"],
+                "settings": {
+                    "landing": "seeds",
+                    "schema": "raw_idm_jdbc",
+                    "landing_root": "",
+                    "landing_format": "parquet",
+                    "landing_csv_options": {},
+                    "event_log": "event_log",
+                    "driver": "idm_driver",
+                    "driver_account": "IDMDRV",
+                    "allow_loopback": false,
+                    "future_event_processing": false,
+                    "columns": {
+                        "record_id": "record_id",
+                        "status": "status",
+                        "event_type": "event_type",
+                        "event_time": "event_time",
+                        "perpetrator": "perpetrator",
+                        "table_name": "table_name",
+                        "table_key": "table_key",
+                        "column_name": "column_name",
+                        "old_value": "old_value",
+                        "new_value": "new_value"
+                    }
+                }
             },
             "openedge_cdc": {
                 "images_complete": false,
                 "transactions_marked": false,
                 "required_keys": ["source_system", "key_columns", "columns", "policy_level", "source_table_number"],
                 "optional_keys": ["source_schema", "change_table", "images_complete"],
-                "hooks": ["change_images", "landed_tables"]
+                "hooks": ["change_images", "landed_tables"],
+                "settings": {
+                    "landing": "seeds",
+                    "schema": "raw_openedge_cdc",
+                    "landing_root": "",
+                    "landing_format": "parquet",
+                    "landing_csv_options": {},
+                    "database": "sports2020",
+                    "tracking_table": "cdc_change_tracking",
+                    "release": "12.8",
+                    "field_names": {}
+                }
             },
             "qlik_kafka": {
                 "images_complete": false,
                 "column_encoding_default": "hex",
                 "required_keys": ["source_system", "key_columns", "columns"],
                 "optional_keys": ["source_schema", "topic", "images_complete", "column_encodings"],
-                "hooks": ["change_images", "table_columns", "landed_tables", "landed_table_name", "landing_formats"]
+                "hooks": ["change_images", "table_columns", "landed_tables", "landed_table_name", "landing_formats"],
+                "settings": {
+                    "landing": "seeds",
+                    "schema": "raw_qlik_kafka",
+                    "landing_root": "",
+                    "landing_format": "parquet",
+                    "metadata_topic": "kafka_metadata",
+                    "task": "replicate_task",
+                    "hex_mask_byte_order": "little",
+                    "reload": "reset"
+                }
             },
             "goldengate": {
                 "images_complete": false,
@@ -40,7 +95,19 @@
                 "column_encoding_default": "base64",
                 "required_keys": ["source_system", "key_columns", "columns"],
                 "optional_keys": ["source_schema", "source_table_name", "form", "images_complete", "column_encodings"],
-                "hooks": ["change_images", "table_columns", "landed_tables", "landing_formats"]
+                "hooks": ["change_images", "table_columns", "landed_tables", "landing_formats"],
+                "settings": {
+                    "landing": "seeds",
+                    "schema": "raw_goldengate",
+                    "landing_root": "",
+                    "landing_format": "parquet",
+                    "landing_csv_options": {},
+                    "trail_table": "ogg_trail_records",
+                    "json_table": "ogg_json_messages",
+                    "trail_name": "et",
+                    "json_name": "ogg_json",
+                    "json_pos_sequence_digits": 10
+                }
             },
             "full_snapshot": {
                 "images_complete": true,
@@ -48,73 +115,18 @@
                 "transactions_marked": false,
                 "required_keys": ["source_system", "key_columns", "columns"],
                 "optional_keys": ["source_schema", "landed_table", "snapshot_column", "snapshot_id", "images_complete", "column_encodings"],
-                "hooks": ["change_images", "table_columns", "landed_tables"]
+                "hooks": ["change_images", "table_columns", "landed_tables"],
+                "settings": {
+                    "landing": "seeds",
+                    "schema": "raw_full_snapshot",
+                    "landing_root": "",
+                    "landing_format": "parquet",
+                    "landing_csv_options": {},
+                    "instance": "snapshots"
+                }
             }
         },
         "cdc_tables": {},
-        "qlik_ct_landing": "seeds",
-        "qlik_ct_schema": "raw_qlik_ct",
-        "qlik_ct_landing_root": "",
-        "qlik_ct_landing_format": "parquet",
-        "qlik_ct_landing_csv_options": {},
-        "qlik_ct_header_prefix": "header__",
-        "qlik_ct_task": "replicate_task",
-        "qlik_ct_hex_mask_byte_order": "little",
-        "idm_jdbc_landing": "seeds",
-        "idm_jdbc_schema": "raw_idm_jdbc",
-        "idm_jdbc_landing_root": "",
-        "idm_jdbc_landing_format": "parquet",
-        "idm_jdbc_landing_csv_options": {},
-        "idm_jdbc_event_log": "event_log",
-        "idm_jdbc_driver": "idm_driver",
-        "idm_jdbc_driver_account": "IDMDRV",
-        "idm_jdbc_allow_loopback": false,
-        "idm_jdbc_future_event_processing": false,
-        "idm_jdbc_columns": {
-            "record_id": "record_id",
-            "status": "status",
-            "event_type": "event_type",
-            "event_time": "event_time",
-            "perpetrator": "perpetrator",
-            "table_name": "table_name",
-            "table_key": "table_key",
-            "column_name": "column_name",
-            "old_value": "old_value",
-            "new_value": "new_value"
-        },
-        "openedge_cdc_landing": "seeds",
-        "openedge_cdc_schema": "raw_openedge_cdc",
-        "openedge_cdc_landing_root": "",
-        "openedge_cdc_landing_format": "parquet",
-        "openedge_cdc_landing_csv_options": {},
-        "openedge_cdc_database": "sports2020",
-        "openedge_cdc_tracking_table": "cdc_change_tracking",
-        "openedge_cdc_release": "12.8",
-        "openedge_cdc_field_names": {},
-        "qlik_kafka_landing": "seeds",
-        "qlik_kafka_schema": "raw_qlik_kafka",
-        "qlik_kafka_landing_root": "",
-        "qlik_kafka_landing_format": "parquet",
-        "qlik_kafka_metadata_topic": "kafka_metadata",
-        "qlik_kafka_task": "replicate_task",
-        "qlik_kafka_hex_mask_byte_order": "little",
-        "qlik_kafka_reload": "reset",
-        "goldengate_landing": "seeds",
-        "goldengate_schema": "raw_goldengate",
-        "goldengate_landing_root": "",
-        "goldengate_landing_format": "parquet",
-        "goldengate_landing_csv_options": {},
-        "goldengate_trail_table": "ogg_trail_records",
-        "goldengate_json_table": "ogg_json_messages",
-        "goldengate_trail_name": "et",
-        "goldengate_json_name": "ogg_json",
-        "goldengate_json_pos_sequence_digits": 10,
-        "full_snapshot_landing": "seeds",
-        "full_snapshot_schema": "raw_full_snapshot",
-        "full_snapshot_landing_root": "",
-        "full_snapshot_landing_format": "parquet",
-        "full_snapshot_landing_csv_options": {},
-        "full_snapshot_instance": "snapshots",
         "as_of": "latest",
         "key_move_chain_limit": 64,
         "changes_from": "",

@@ -17,10 +17,12 @@ import pytest
 import yaml
 
 from cdc_simulator.project_copy import SAMPLES_DIR, install_package
+from python_udfs.var_defaults import package_defaults
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
-# the package's vars (the format registry and settings) and the sample project's tables
-SHIPPED_VARS = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
+# the package's vars (the format registry, each format's settings by their var names) and the
+# sample project's tables
+SHIPPED_VARS = package_defaults()
 SHIPPED_TABLES: dict[str, Any] = yaml.safe_load((SAMPLES_DIR / "dbt_project.yml").read_text())[
     "vars"
 ]["cdc_tables"]
@@ -255,6 +257,27 @@ def registry_with(source_system: str, **settings: Any) -> dict[str, Any]:
             "cdc_source_system_config: var cdc_source_systems.idm_jdbc.transactions_marked "
             "must be true or false, got 'no'",
             id="registry entry with a non-boolean transactions_marked",
+        ),
+        pytest.param(
+            registry_with("qlik_ct", settings={"Landing": "files", "schema": "raw_qlik_ct"}),
+            "cdc_source_system_config: var cdc_source_systems.qlik_ct.settings must map each "
+            "setting's name (lower case, ^[a-z][a-z0-9_]*$; var qlik_ct_<name> overrides it) "
+            "to its default, got 'Landing'",
+            id="registry settings with a name not lower case",
+        ),
+        pytest.param(
+            registry_with(
+                "goldengate",
+                settings={
+                    **SHIPPED_VARS["cdc_source_systems"]["goldengate"]["settings"],
+                    "landing": "files",
+                    "landing_root": "/landing",
+                    "landing_format": "avro",
+                },
+            ),
+            "cdc_validate_landing: goldengate_landing_format must be parquet or json or csv, "
+            "got 'avro'",
+            id="a format's settings read from the project's registry entry",
         ),
         pytest.param(
             {"qlik_ct_schema": "raw; drop table x"},

@@ -348,7 +348,7 @@ def test_cdc_dbt_marks_only_a_session_it_starts_as_unread(
     clean_env.setattr(cli, "wait_until_released", lambda *_args: True)
     clean_env.setattr(cli, "set_code_fingerprint", lambda *_args, **_kwargs: None)
     clean_env.setattr("dbt.cli.main.dbtRunner", Runner)
-    assert cli._run_dbt(PROJECT_DIR, ["run"], (), in_session=callers_session) == 0
+    assert cli._run_dbt(SAMPLES_DIR, ["run"], (), in_session=callers_session) == 0
     assert seen == [marked]
 
 
@@ -382,9 +382,30 @@ def test_cdc_dbt_fingerprints_the_settings_it_builds_the_session_with(
         cli, "set_code_fingerprint", lambda *_args, **kwargs: fingerprinted.append(kwargs)
     )
     clean_env.setattr("dbt.cli.main.dbtRunner", Runner)
-    assert cli._run_dbt(PROJECT_DIR, ["run", "--target", "local"], ()) == 0
+    assert cli._run_dbt(SAMPLES_DIR, ["run", "--target", "local"], ()) == 0
     assert len(built) == 1 and built[0]["spark.sql.session.timeZone"] == "UTC"
     assert fingerprinted == [{"settings": built[0]}]
+
+
+def test_cdc_dbt_in_the_package_itself_says_it_would_build_nothing(
+    clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The repository's root is the package: `cdc-dbt build` there has no table to build and
+    says where the sample project is, before any Spark (build_spark_session would fail)."""
+    from python_udfs import cli
+
+    def no_spark(_settings: object) -> None:
+        raise AssertionError("no Spark for a build of nothing")
+
+    clean_env.setattr(cli, "build_spark_session", no_spark)
+    assert cli._run_dbt(PROJECT_DIR, ["build"], ()) == 2
+    said = capsys.readouterr().err
+    assert "is the cdc_history dbt package itself, with no table in var cdc_tables" in said
+    assert "samples/" in said and "cdc-dbt init <dir>" in said
+    # with tables given on the command line it is a build like any other: not stopped here
+    tables = "{cdc_tables: {t: {source_system: qlik_ct, key_columns: [id]}}}"
+    assert cli._nothing_to_build(PROJECT_DIR, ["build", "--vars", tables]) is None
+    assert cli._nothing_to_build(SAMPLES_DIR, ["build"]) is None
 
 
 def test_cdc_dbt_version_starts_no_spark(tmp_path: Path) -> None:

@@ -576,6 +576,7 @@ def test_a_users_project_reads_the_package_defaults_under_its_own_vars(tmp_path:
     found = scaffold.load_vars(tmp_path)
     ours = yaml.safe_load((PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
     assert found["cdc_source_systems"] == ours["cdc_source_systems"]
-    assert found["qlik_ct_schema"] == ours["qlik_ct_schema"]
+    # a format's setting, by the var name that overrides it, at its registry default
+    assert found["qlik_ct_schema"] == ours["cdc_source_systems"]["qlik_ct"]["settings"]["schema"]
     assert found["as_of"] == "x"
     assert found["cdc_tables"] == {"t": {"source_system": "idm_jdbc"}}

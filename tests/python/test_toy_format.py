@@ -6,7 +6,8 @@ project that uses the package: the package itself is not touched.
 quarantine and transaction-boundary models, its `toyfeed_change_images` macro, calling the
 package's macros as a project of the user's does, `cdc_history.<macro>`), is copied into a
 project copy whose registry (var cdc_source_systems: the package's entries and one more) gains
-one entry and whose cdc_tables holds one table of it, `gadgets`, which `cdc-dbt scaffold` gives
+one entry (its hooks and its one setting, `feed`, the log's source_instance) and whose
+cdc_tables holds one table of it, `gadgets`, which `cdc-dbt scaffold` gives
 the shared per-table models (cdc_simulator/project_copy.py). One `dbt build` (models, seeds and
 data tests, the format's column contracts among them) and one `dbt run` with nothing new. Then:
 the shared marts hold the feed's changes (the change log, the typed images, the history, the
@@ -45,6 +46,8 @@ ENTRY = {
     "required_keys": ["source_system", "key_columns", "columns"],
     "optional_keys": ["source_schema", "images_complete"],
     "hooks": ["change_images"],
+    # the format's one setting, read by its models as cdc_var('toyfeed_feed')
+    "settings": {"feed": "shop_feed"},
 }
 TABLES = {
     "gadgets": {
@@ -104,12 +107,12 @@ def test_the_build_runs_the_formats_models_and_tests(built: Any) -> None:
 def test_the_change_log_holds_the_feeds_three_changes(built: Any) -> None:
     assert rows(
         built[0],
-        "select source_system, source_table, op, pk_string, order_key, after_image['name']"
-        " from {s}.fct_cdc_changes",
+        "select source_system, source_instance, source_table, op, pk_string, order_key,"
+        " after_image['name'] from {s}.fct_cdc_changes",
     ) == [
-        (FORMAT, "gadgets", "I", "id=1", "00000000000000000001", "Ann"),
-        (FORMAT, "gadgets", "I", "id=2", "00000000000000000003", "Bo"),
-        (FORMAT, "gadgets", "U", "id=1", "00000000000000000002", "Anna"),
+        (FORMAT, "shop_feed", "gadgets", "I", "id=1", "00000000000000000001", "Ann"),
+        (FORMAT, "shop_feed", "gadgets", "I", "id=2", "00000000000000000003", "Bo"),
+        (FORMAT, "shop_feed", "gadgets", "U", "id=1", "00000000000000000002", "Anna"),
     ]
     assert rows(built[0], "select * from {s}.fct_cdc_quarantine") == []
 

@@ -27,7 +27,7 @@
 {%- if plan.since and plan.newer == 0 %}
 {{ cdc_nothing_new() }}
 {%- else %}
-{%- set instance = var('full_snapshot_instance') %}
+{%- set instance = cdc_var('full_snapshot_instance') %}
 {%- set order_scope = 'snapshot:' ~ instance %}
 
 with

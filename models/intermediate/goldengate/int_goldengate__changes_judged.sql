@@ -36,8 +36,8 @@
 {%- set plan = goldengate_trail_files_to_write(
     ref('int_goldengate__trail_chunks_reassembled')) %}
 {%- set tables = cdc_tables_of('goldengate') %}
-{%- set trail_name = var('goldengate_trail_name') %}
-{%- set json_name = var('goldengate_json_name') %}
+{%- set trail_name = cdc_var('goldengate_trail_name') %}
+{%- set json_name = cdc_var('goldengate_json_name') %}
 
 with
 

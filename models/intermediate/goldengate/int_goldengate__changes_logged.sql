@@ -37,7 +37,7 @@
 {%- else -%}
 {%- set plan = goldengate_trail_files_to_write(
     ref('int_goldengate__trail_chunks_reassembled')) -%}
-{%- set trail_scope = 'ogg:' ~ var('goldengate_trail_name') -%}
+{%- set trail_scope = 'ogg:' ~ cdc_var('goldengate_trail_name') -%}
 {%- set op_ts_kept = none -%}
 {%- if not plan.whole and plan.from_file is not none -%}
     {#- the running maximum's carry: the largest op_ts of the files kept (as

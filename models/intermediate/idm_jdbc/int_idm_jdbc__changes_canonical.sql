@@ -15,7 +15,7 @@
     change_id, this format's own watermark): the event log changes in place
     (the publisher rewrites status and may delete processed rows), so a change
     is kept as first loaded, with the flags seen then. #}
-{%- set order_scope = 'idm:' ~ var('idm_jdbc_driver') %}
+{%- set order_scope = 'idm:' ~ cdc_var('idm_jdbc_driver') %}
 
 with
 
@@ -37,7 +37,7 @@ canonical as (
             256
         ) as change_id,
         'idm_jdbc' as source_system,
-        {{ sql_string_literal(var('idm_jdbc_driver')) }} as source_instance,
+        {{ sql_string_literal(cdc_var('idm_jdbc_driver')) }} as source_instance,
         case imaged.table_name
             {%- for table_name in cdc_tables_of('idm_jdbc') %}
             {%- set table = cdc_table_config(table_name) %}
@@ -107,7 +107,7 @@ canonical as (
 
         ---------- lineage
         {{ sql_string_literal(
-            var('idm_jdbc_schema') ~ '.' ~ var('idm_jdbc_event_log')
+            cdc_var('idm_jdbc_schema') ~ '.' ~ cdc_var('idm_jdbc_event_log')
         ) }} as raw_source,
         array_join(imaged.record_ids, ',') as raw_key,
         current_timestamp() as loaded_at

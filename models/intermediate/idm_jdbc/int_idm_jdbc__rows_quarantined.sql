@@ -24,7 +24,7 @@ quarantined as (
     select
         'idm_jdbc' as source_system,
         invalid_events.table_name as source_table,
-        {{ sql_string_literal(var('idm_jdbc_event_log')) }} as landed_table,
+        {{ sql_string_literal(cdc_var('idm_jdbc_event_log')) }} as landed_table,
         cast(invalid_events.record_id as string) as raw_key,
         invalid_events.order_key,
         invalid_events.invalid_reason as reason,

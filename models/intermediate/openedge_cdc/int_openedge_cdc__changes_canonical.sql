@@ -24,7 +24,7 @@
 {%- for table_name in cdc_tables_of('openedge_cdc') %}
 {%- do tables.update({table_name: openedge_cdc_table_settings(table_name)}) %}
 {%- endfor %}
-{%- set schema = var('openedge_cdc_schema') %}
+{%- set schema = cdc_var('openedge_cdc_schema') %}
 {#- the partition and field-delete steps only when such an operation is ready #}
 {%- set control = openedge_cdc_control_operations_ready() %}
 
@@ -263,13 +263,13 @@ scopes as (
     select
         {{ sql_string_literal(table_name) }} as source_table,
         {{ sql_string_literal(
-            'oe:' ~ var('openedge_cdc_database') ~ ':'
+            'oe:' ~ cdc_var('openedge_cdc_database') ~ ':'
             ~ table.table_number) }} as order_scope,
         {{ sql_string_literal(
             cdc_table_config(table_name).get('source_schema', '')) }}
             as source_schema,
         {{ sql_string_literal(
-            schema ~ '.' ~ var('openedge_cdc_tracking_table')
+            schema ~ '.' ~ cdc_var('openedge_cdc_tracking_table')
             ~ (' + ' ~ schema ~ '.' ~ table.change_table
                if table.has_values else '')) }} as raw_source
     {% if not loop.last %}union all{% endif %}
@@ -289,7 +289,7 @@ canonical as (
             256
         ) as change_id,
         'openedge_cdc' as source_system,
-        {{ sql_string_literal(var('openedge_cdc_database')) }}
+        {{ sql_string_literal(cdc_var('openedge_cdc_database')) }}
             as source_instance,
         scoped.source_schema,
         unioned.source_table,

@@ -7,7 +7,7 @@
     logged, and a landed file kept out whole. A view: a held change leaves it
     once its parts arrive. #}
 {%- set tables = cdc_tables_of('openedge_cdc') %}
-{%- set tracking_table = var('openedge_cdc_tracking_table') %}
+{%- set tracking_table = cdc_var('openedge_cdc_tracking_table') %}
 
 with
 

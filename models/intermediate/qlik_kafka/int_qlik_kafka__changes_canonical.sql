@@ -8,12 +8,12 @@
     Transactions are judged here, over every logged change: a transaction whose
     last event (transactionLastEvent) or one of its events has not arrived is
     flagged transaction_incomplete. A view: the flags follow what has landed. #}
-{%- set order_scope = 'qlik:' ~ var('qlik_kafka_task') %}
-{%- set reset = var('qlik_kafka_reload') == 'reset' %}
-{%- if var('qlik_kafka_reload') not in ['reset', 'upsert'] %}
+{%- set order_scope = 'qlik:' ~ cdc_var('qlik_kafka_task') %}
+{%- set reset = cdc_var('qlik_kafka_reload') == 'reset' %}
+{%- if cdc_var('qlik_kafka_reload') not in ['reset', 'upsert'] %}
 {{ exceptions.raise_compiler_error(
     "int_qlik_kafka__changes_canonical: var qlik_kafka_reload must be reset or upsert, got '"
-    ~ var('qlik_kafka_reload') ~ "'") }}
+    ~ cdc_var('qlik_kafka_reload') ~ "'") }}
 {%- endif %}
 
 with
@@ -91,7 +91,7 @@ changes as (
             256
         ) as change_id,
         'qlik_kafka' as source_system,
-        {{ sql_string_literal(var('qlik_kafka_task')) }} as source_instance,
+        {{ sql_string_literal(cdc_var('qlik_kafka_task')) }} as source_instance,
         coalesce(
             positioned.message_schema,
             case positioned.source_table
@@ -204,7 +204,7 @@ truncates as (
             256
         ) as change_id,
         'qlik_kafka' as source_system,
-        {{ sql_string_literal(var('qlik_kafka_task')) }} as source_instance,
+        {{ sql_string_literal(cdc_var('qlik_kafka_task')) }} as source_instance,
         case reloads.source_table
             {%- for table_name in cdc_tables_of('qlik_kafka') %}
             when {{ sql_string_literal(table_name) }}

@@ -36,7 +36,7 @@
 {{ cdc_nothing_new() }}
 {%- else %}
 {%- set byte_order = sql_string_literal(
-    var('qlik_kafka_hex_mask_byte_order')) %}
+    cdc_var('qlik_kafka_hex_mask_byte_order')) %}
 {%- set tables = cdc_tables_of('qlik_kafka') %}
 {#- binary columns (<table>.<column>): the encoding of their text
     (cdc_column_encoding, default hex) and the reason when a value is not

@@ -6,8 +6,8 @@
     for unpublished groups too whenever it can be, for reconciliation. Every
     text and attribute value is XML-escaped; a NULL value leaves its value-
     bearing element out (see the model's YAML). #}
-{%- set allow_loopback = var('idm_jdbc_allow_loopback', false) | string | lower
-    in ['true', '1', 'yes'] %}
+{%- set allow_loopback = cdc_var('idm_jdbc_allow_loopback', false)
+    | string | lower in ['true', '1', 'yes'] %}
 
 with
 

@@ -12,10 +12,10 @@
     a fixed-width order_key. message_error lists what is wrong with the message
     by itself (spec E.6). Append-only: a message whose (topic, partition,
     offset, value) is staged already is not staged again. #}
-{%- set landed_name = var('goldengate_json_table') %}
+{%- set landed_name = cdc_var('goldengate_json_table') %}
 {%- set has_json = 'json' in goldengate_forms() %}
 {%- set malformed = cdc_landing_malformed_column('goldengate') %}
-{%- set sequence_digits = var('goldengate_json_pos_sequence_digits') %}
+{%- set sequence_digits = cdc_var('goldengate_json_pos_sequence_digits') %}
 {%- if sequence_digits is not number or sequence_digits < 1
       or sequence_digits > 10 %}
 {{ exceptions.raise_compiler_error(

@@ -13,7 +13,7 @@
     JSON object); a Hdr-Ind other than E is kept apart (is_extract_record false):
     the record is not data, wherever it sits. Append-only: a record whose
     position and content are staged already is not staged again. #}
-{%- set landed_name = var('goldengate_trail_table') %}
+{%- set landed_name = cdc_var('goldengate_trail_table') %}
 {%- set has_trail = 'trail' in goldengate_forms() %}
 {%- set fields = goldengate_trail_fields() %}
 {%- set malformed = cdc_landing_malformed_column('goldengate') %}

@@ -11,8 +11,9 @@
     incremental: the
     publisher rewrites status in place (N -> S/W/E/F), so yesterday's rows
     change. #}
-{%- set names = var('idm_jdbc_columns') %}
-{%- set future_ordering = var('idm_jdbc_future_event_processing') %}
+{%- set names = cdc_var('idm_jdbc_columns') %}
+{%- set future_ordering = cdc_var('idm_jdbc_future_event_processing') %}
+{%- set driver_account = cdc_var('idm_jdbc_driver_account') %}
 {%- set malformed_column = cdc_landing_malformed_column('idm_jdbc') %}
 {#- binary columns whose values are logged as hex text (column_encodings) #}
 {%- set hex_columns = [] %}
@@ -29,7 +30,7 @@ with
 
 source as (
 
-    {%- set landed_name = var('idm_jdbc_event_log') %}
+    {%- set landed_name = cdc_var('idm_jdbc_event_log') %}
     select landed.*
     from {{ source('idm_jdbc', 'event_log') }} as landed
     where {{ cdc_landing_files_filter('idm_jdbc', landed_name, 'landed') }}
@@ -149,8 +150,7 @@ judged as (
         keyed.event_type in (5, 6, 7, 8) as is_query_back,
         keyed.status = 'N' as is_pending,
         coalesce(
-            keyed.perpetrator
-            = {{ sql_string_literal(var('idm_jdbc_driver_account')) }}, false
+            keyed.perpetrator = {{ sql_string_literal(driver_account) }}, false
         ) as is_loopback,
 
         ---------- judgement (spec C.8); a malformed CSV record: that one reason

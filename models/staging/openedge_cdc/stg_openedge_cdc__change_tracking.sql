@@ -11,7 +11,7 @@
     rewrite _User-Misc (spec D.1). #}
 {%- set names = openedge_cdc_field_names() %}
 {%- set malformed_column = cdc_landing_malformed_column('openedge_cdc') %}
-{%- set tracking = var('openedge_cdc_tracking_table') %}
+{%- set tracking = cdc_var('openedge_cdc_tracking_table') %}
 {%- set landed = openedge_cdc_landed_names(
     source('openedge_cdc', 'change_tracking')) %}
 {%- set tables = {} %}

@@ -15,7 +15,7 @@
     and a run reads only the files not staged yet under that path and
     modification time (cdc_files_not_staged), so its cost follows the new files. #}
 {%- set metadata_topic = qlik_kafka_checked_topic(
-    var('qlik_kafka_metadata_topic'), 'var qlik_kafka_metadata_topic') %}
+    cdc_var('qlik_kafka_metadata_topic'), 'var qlik_kafka_metadata_topic') %}
 {#- files mode, JSON Lines: the reader's corrupt-record column (a line that is
     not a JSON object), quarantined with its own reason #}
 {%- set malformed = cdc_landing_malformed_column('qlik_kafka') %}
@@ -40,7 +40,7 @@ tableStructure: struct<
 {%- endset %}
 {%- set value_type = 'struct<magic: string, type: string, message: struct<'
     ~ payload_type ~ '>, ' ~ payload_type ~ '>' %}
-{%- set landed_files = var('qlik_kafka_landing') == 'files' %}
+{%- set landed_files = cdc_var('qlik_kafka_landing') == 'files' %}
 {#- one query a run, for every landed table: the files staged already #}
 {%- set not_staged = cdc_files_not_staged('qlik_kafka', 'landed') %}
 {%- for topic in topics %}

@@ -1,7 +1,11 @@
 {{ config(enabled=cdc_history.cdc_source_system_enabled('toyfeed')) }}
 {#- One row per canonical change (spec F.1) of the toyfeed events: every valid staged
     event, its row the after-image of an insert or update and the deleted row of a delete
-    (whole rows: images complete), ordered by its sequence number. A view. -#}
+    (whole rows: images complete), ordered by its sequence number. A view. Its source
+    instance is the format's setting `feed` (its registry entry's default, or var
+    toyfeed_feed). -#}
+{%- set feed = cdc_history.cdc_var('toyfeed_feed') %}
+{%- set order_scope = 'toyfeed:' ~ feed %}
 
 with
 
@@ -18,13 +22,14 @@ canonical as (
     select
         sha2(
             concat_ws(
-                '|', 'toyfeed', 'toyfeed:feed', valid.source_table,
+                '|', 'toyfeed', {{ cdc_history.sql_string_literal(order_scope) }},
+                valid.source_table,
                 lpad(cast(valid.seq as string), 20, '0'), valid.pk_string
             ),
             256
         ) as change_id,
         'toyfeed' as source_system,
-        'feed' as source_instance,
+        {{ cdc_history.sql_string_literal(feed) }} as source_instance,
         case valid.source_table
             {%- for table_name in cdc_history.cdc_tables_of('toyfeed') %}
             when {{ cdc_history.sql_string_literal(table_name) }}
@@ -42,7 +47,7 @@ canonical as (
         valid.pk_string,
         cast(null as map<string, string>) as pk_before,  -- noqa: LT01
         false as pk_changed,
-        'toyfeed:feed' as order_scope,
+        {{ cdc_history.sql_string_literal(order_scope) }} as order_scope,
         lpad(cast(valid.seq as string), 20, '0') as order_key,
         cast(null as string) as txn_id,
         cast(null as bigint) as txn_seq,
