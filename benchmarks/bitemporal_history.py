@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             land(work / "data" / f"batch_{index}", landing)
             run = timed_run(
                 run_dir,
-                ["path:models"],
+                ["path:models", "package:cdc_history"],  # the copy's models and ours
                 variables,
                 fresh=index == 0,
                 project_dir=project,

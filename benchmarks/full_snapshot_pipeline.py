@@ -40,6 +40,7 @@ from benchmarks.staging_run import (
     PROJECT_DIR,
     RunFailed,
     count_rows,
+    format_models,
     generated_before,
     timed_run,
     write_result,
@@ -48,8 +49,7 @@ from benchmarks.staging_run import (
 TABLE = "price_list"
 LANDED = "price_list_extracts"
 SELECT = [
-    "path:models/staging/full_snapshot",
-    "path:models/intermediate/full_snapshot",
+    *format_models("full_snapshot"),
     f"int_{TABLE}__change_images",
     f"path:models/marts/{TABLE}",
 ]

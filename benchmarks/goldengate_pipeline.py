@@ -38,15 +38,19 @@ import pyarrow.parquet as pq
 
 from benchmarks.goldengate_baseline_job import TRAIL
 from benchmarks.goldengate_staging import CDC_TABLES, TABLES
-from benchmarks.staging_run import generated_before, pipeline_beside_baseline, staging_arguments
+from benchmarks.staging_run import (
+    format_models,
+    generated_before,
+    pipeline_beside_baseline,
+    staging_arguments,
+)
 
 JSON_FOLDER = "ogg_json_messages"
 TRAIL_TABLES = {spec.name: CDC_TABLES[spec.name] for spec in TABLES}
 # trail records written to the landing's Parquet file at a time (one row group each)
 WRITE_BATCH = 200_000
 SELECT = [
-    "path:models/staging/goldengate",
-    "path:models/intermediate/goldengate",
+    *format_models("goldengate"),
     *[f"int_{spec.name}__change_images" for spec in TABLES],
     *[f"path:models/marts/{spec.name}" for spec in TABLES],
 ]

@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 from benchmarks.staging_run import (
     RunFailed,
     count_rows,
+    format_models,
     generated_before,
     staging_arguments,
     timed_run,
@@ -38,7 +39,7 @@ from benchmarks.staging_run import (
 )
 from cdc_simulator.table_model import ColumnSpec, TableSpec
 
-SELECT = ["path:models/staging/goldengate", "path:models/intermediate/goldengate"]
+SELECT = format_models("goldengate")
 
 
 def _tables() -> tuple[TableSpec, ...]:

@@ -34,11 +34,15 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from benchmarks.openedge_baseline_job import TABLES
-from benchmarks.staging_run import generated_before, pipeline_beside_baseline, staging_arguments
+from benchmarks.staging_run import (
+    format_models,
+    generated_before,
+    pipeline_beside_baseline,
+    staging_arguments,
+)
 
 SELECT = [
-    "path:models/staging/openedge_cdc",
-    "path:models/intermediate/openedge_cdc",
+    *format_models("openedge_cdc"),
     *[f"int_{table.name}__change_images" for table in TABLES],
     *[f"path:models/marts/{table.name}" for table in TABLES],
 ]

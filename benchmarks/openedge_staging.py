@@ -31,13 +31,14 @@ import pyarrow.parquet as pq
 from benchmarks.staging_run import (
     RunFailed,
     count_rows,
+    format_models,
     generated_before,
     staging_arguments,
     timed_run,
     write_result,
 )
 
-SELECT = ["path:models/staging/openedge_cdc", "path:models/intermediate/openedge_cdc"]
+SELECT = format_models("openedge_cdc")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -38,13 +38,17 @@ import pyarrow.parquet as pq
 
 from benchmarks.qlik_kafka_baseline_job import TABLES
 from benchmarks.qlik_kafka_staging import DUPLICATES, dbt_vars, options, tables
-from benchmarks.staging_run import generated_before, pipeline_beside_baseline, staging_arguments
+from benchmarks.staging_run import (
+    format_models,
+    generated_before,
+    pipeline_beside_baseline,
+    staging_arguments,
+)
 from cdc_simulator.qlik_kafka import Producer, write_topics
 from cdc_simulator.table_model import simulate
 
 SELECT = [
-    "path:models/staging/qlik_kafka",
-    "path:models/intermediate/qlik_kafka",
+    *format_models("qlik_kafka"),
     *[f"int_{table.name}__change_images" for table in TABLES],
     *[f"path:models/marts/{table.name}" for table in TABLES],
 ]

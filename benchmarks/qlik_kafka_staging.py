@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 from benchmarks.staging_run import (
     RunFailed,
     count_rows,
+    format_models,
     generated_before,
     staging_arguments,
     timed_run,
@@ -43,7 +44,7 @@ from benchmarks.staging_run import (
 from cdc_simulator.qlik_kafka import KafkaOptions, Producer, write_topics
 from cdc_simulator.table_model import EMPLOYEES, ORDER_LINES, TableSpec, simulate
 
-SELECT = ["path:models/staging/qlik_kafka", "path:models/intermediate/qlik_kafka"]
+SELECT = format_models("qlik_kafka")
 DUPLICATES = 0.01
 
 

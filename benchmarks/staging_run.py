@@ -57,6 +57,21 @@ def generated_before(folder: Path, parameters: Mapping[str, object]) -> dict[str
     return None
 
 
+def format_models(source_system: str, project_dir: Path = PROJECT_DIR / "samples") -> list[str]:
+    """The selectors of a format's models: its staging and intermediate folders in the
+    package, by their fqn (`path:` selects only the running project's own files), and the
+    staging files `cdc-dbt scaffold` generated for its tables in the project, when it has
+    any."""
+    selectors = [
+        f"cdc_history.staging.{source_system}",
+        f"cdc_history.intermediate.{source_system}",
+    ]
+    for folder in (f"models/staging/{source_system}", f"models/intermediate/{source_system}"):
+        if (project_dir / folder).is_dir():
+            selectors.append(f"path:{folder}")
+    return selectors
+
+
 class RunFailed(RuntimeError):
     """cdc-dbt run exited with an error; the message names its log."""
 

@@ -291,3 +291,54 @@ def test_scaffold_check_passes_on_the_repository(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("CDC_PROJECT_DIR", str(PROJECT_DIR))
     assert cli.main(["scaffold", "--check"]) == 0, "the package holds generated files"
     assert scaffold.generated_files_on_disk(PROJECT_DIR) == []
+
+
+def _selected(manifest: Manifest, selector: str) -> set[str]:
+    """The enabled models a selector of the two forms the benchmarks use picks: `path:<folder>`
+    (the running project's own files: dbt matches paths in the root project only) and a
+    dotted fqn prefix (`cdc_history.staging.<format>`); a bare name picks that model."""
+    picked = set()
+    for node in _models(manifest).values():
+        if selector.startswith("path:"):
+            if node["package_name"] == "cdc_samples" and node["original_file_path"].startswith(
+                selector[len("path:") :]
+            ):
+                picked.add(node["name"])
+        elif "." in selector:
+            if node["fqn"][: len(selector.split("."))] == selector.split("."):
+                picked.add(node["name"])
+        elif node["name"] == selector:
+            picked.add(node["name"])
+    return picked
+
+
+@pytest.mark.parametrize(
+    ("module", "source_system"),
+    [
+        ("goldengate_pipeline", "goldengate"),
+        ("goldengate_staging", "goldengate"),
+        ("openedge_pipeline", "openedge_cdc"),
+        ("openedge_staging", "openedge_cdc"),
+        ("qlik_kafka_pipeline", "qlik_kafka"),
+        ("qlik_kafka_staging", "qlik_kafka"),
+        ("full_snapshot_pipeline", "full_snapshot"),
+    ],
+)
+def test_each_format_benchmark_selects_the_formats_models(
+    manifest: Manifest, module: str, source_system: str
+) -> None:
+    """A format's benchmark runs its staging and intermediate models, which are the package's
+    (selected by fqn: a `path:` selector names the sample project's files only, so after
+    the move to the package it would have left them out), and the staging files the
+    scaffold generated in the sample project."""
+    import importlib
+
+    select: list[str] = importlib.import_module(f"benchmarks.{module}").SELECT
+    picked = set().union(*(_selected(manifest, selector) for selector in select))
+    formats = {
+        node["name"]
+        for node in _models(manifest).values()
+        if node["fqn"][1:3] in (["staging", source_system], ["intermediate", source_system])
+    }
+    assert formats and formats <= picked, sorted(formats - picked)
+    assert f"int_{source_system}__changes_canonical" in picked
