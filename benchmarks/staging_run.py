@@ -59,7 +59,8 @@ def generated_before(folder: Path, parameters: Mapping[str, object]) -> dict[str
 
 def format_models(source_system: str, project_dir: Path = PROJECT_DIR / "samples") -> list[str]:
     """The selectors of a format's models: its staging and intermediate folders in the
-    package, by their fqn (`path:` selects only the running project's own files), and the
+    package, by their fqn (dbt resolves `path:` against the running project's folders: one
+    the sample project lacks, such as models/intermediate/<format>, selects nothing), and the
     staging files `cdc-dbt scaffold` generated for its tables in the project, when it has
     any."""
     selectors = [
