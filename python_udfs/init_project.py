@@ -192,6 +192,10 @@ def render_project_file(name: str, directory: Path, package_dir: Path) -> str:
         "flags": {
             "send_anonymous_usage_stats": False,
             "require_explicit_package_overrides_for_builtin_materializations": False,
+            # the package's models and tests ref the per-table models `cdc-dbt scaffold`
+            # writes here: looked up in the package first, then here, without dbt's warning
+            # about each such ref on every parse
+            "require_ref_searches_node_package_before_root": True,
         },
         # the package's spark__create_view_as and spark__load_csv_rows before dbt-spark's
         "dispatch": [{"macro_namespace": "dbt", "search_order": [name, PACKAGE_NAME, "dbt"]}],

@@ -65,6 +65,7 @@ def test_the_project_file(created: Path) -> None:
     assert project["flags"] == {
         "send_anonymous_usage_stats": False,
         "require_explicit_package_overrides_for_builtin_materializations": False,
+        "require_ref_searches_node_package_before_root": True,
     }
     assert project["dispatch"] == [
         {"macro_namespace": "dbt", "search_order": ["my_cdc_project", "cdc_history", "dbt"]}
