@@ -33,6 +33,7 @@ from python_udfs.session import (
     prepare_environment,
     project_dir,
     spark_jvm_running,
+    spark_log_level,
     spark_settings,
     start_warm_up,
     stop_spark,
@@ -109,6 +110,8 @@ def _run_dbt(
             # a `thrift` target connects to a running endpoint (`cdc-dbt serve`): no Spark here
             thrift = target_method(root / "profiles", target)[1] == "thrift"
             settings = None if thrift else spark_settings(root / "profiles", target)[1]
+            if settings is not None:
+                spark_log_level()  # a wrong level stops here, before Spark starts
             wait = wait_seconds()
         except (SettingsError, ValueError) as error:
             print(f"cdc-dbt: {error}", file=sys.stderr)

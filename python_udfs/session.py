@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import yaml
 
+from python_udfs.class_archive import JAVA_OPTIONS
 from python_udfs.java_runtime import set_java_home
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -120,20 +121,86 @@ def _udf_archive(local_dir: Path) -> Path:
     return archive
 
 
+# log4j's level names, which CDC_SPARK_LOG_LEVEL takes (Spark's setLogLevel takes the same)
+SPARK_LOG_LEVELS = ("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL")
+# Spark's own log4j2-defaults.properties (spark-common-utils), its root level ours: the
+# console on stderr, and the third-party loggers Spark quiets kept as quiet.
+SPARK_LOG_CONFIGURATION = """\
+# Written by cdc-dbt (python_udfs/session.py) at each Spark start: Spark's default logging,
+# at the level of CDC_SPARK_LOG_LEVEL from the JVM's first line on.
+rootLogger.level = {level}
+rootLogger.appenderRef.stdout.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{{yy/MM/dd HH:mm:ss}} %p %c{{1}}: %m%n%ex
+# pyspark's gateway starts Spark's logging as a shell's, whose level is the level of the
+# logger of the class that starts it (else WARN, and two lines saying so)
+logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
+logger.gateway.level = {level}
+logger.jetty.name = org.sparkproject.jetty
+logger.jetty.level = warn
+logger.jetty2.name = org.sparkproject.jetty.util.component.AbstractLifeCycle
+logger.jetty2.level = error
+logger.metastore.name = org.apache.hadoop.hive.metastore.RetryingHMSHandler
+logger.metastore.level = fatal
+logger.metastore2.name = org.apache.hadoop.hive.metastore.ObjectStore
+logger.metastore2.level = error
+logger.parquet.name = org.apache.parquet.CorruptStatistics
+logger.parquet.level = error
+logger.parquet2.name = parquet.CorruptStatistics
+logger.parquet2.level = error
+"""
+
+
+def spark_log_level() -> str:
+    """CDC_SPARK_LOG_LEVEL (default ERROR), a log4j level name in any case."""
+    level = os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR").strip().upper()
+    if level not in SPARK_LOG_LEVELS:
+        raise SettingsError(
+            f"CDC_SPARK_LOG_LEVEL is {level!r}; it takes one of {', '.join(SPARK_LOG_LEVELS)}"
+        )
+    return level
+
+
+def with_quiet_start(settings: Mapping[str, str], local_dir: Path) -> dict[str, str]:
+    """The settings with the driver's logging at CDC_SPARK_LOG_LEVEL from its start and no
+    console progress bar. Without them every command printed Spark's start-up lines before
+    dbt's first (its default log profile twice, a WARN that the host name resolves to a
+    loopback address, one that Hadoop's native library is missing, the shell's log-level
+    hint) and drew a progress bar across dbt's lines. The logging configuration is written to
+    `local_dir` and named in the driver's Java options; options that already name one
+    (`-Dlog4j2.configurationFile`), and a progress-bar setting of the profile, are kept."""
+    chosen = dict(settings)
+    options = chosen.get(JAVA_OPTIONS, "")
+    if "-Dlog4j2.configurationFile=" not in options:
+        configuration = local_dir.resolve() / "spark-log4j2.properties"
+        configuration.write_text(SPARK_LOG_CONFIGURATION.format(level=spark_log_level().lower()))
+        # a file: URI, so a folder with a space in its name is still one option
+        chosen[JAVA_OPTIONS] = (
+            f"{options} -Dlog4j2.configurationFile={configuration.as_uri()}".strip()
+        )
+    chosen.setdefault("spark.ui.showConsoleProgress", "false")
+    return chosen
+
+
 def build_spark_session(settings: Mapping[str, str]) -> SparkSession:
     """Create (or return) the process's SparkSession with these settings and our UDFs; a new
-    JVM maps the class archive when there is one (python_udfs.class_archive)."""
+    JVM logs at CDC_SPARK_LOG_LEVEL from its start (with_quiet_start) and maps the class
+    archive when there is one (python_udfs.class_archive)."""
     from pyspark.sql import SparkSession
 
     from python_udfs.class_archive import with_class_archive
     from python_udfs.spark import register_udfs
 
+    local_dir = Path(os.environ.get("CDC_LOCAL_DIR", ".local"))
+    local_dir.mkdir(parents=True, exist_ok=True)
     builder = SparkSession.builder.enableHiveSupport()
-    for key, value in with_class_archive(settings).items():
+    for key, value in with_class_archive(with_quiet_start(settings, local_dir)).items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel(os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR"))
-    local_dir = Path(os.environ.get("CDC_LOCAL_DIR", ".local"))
+    spark.sparkContext.setLogLevel(spark_log_level())
     spark.sparkContext.addPyFile(str(_udf_archive(local_dir)))
     register_udfs(spark)
     return spark

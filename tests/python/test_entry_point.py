@@ -26,6 +26,7 @@ from python_udfs.session import (
     spark_settings,
     target_from_args,
     target_method,
+    with_quiet_start,
 )
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -53,6 +54,7 @@ PROFILE_VARIABLES = (
     "CDC_EXECUTOR_PYTHON",
     "CDC_METASTORE_URIS",
     "CDC_DRIVER_JAVA_OPTIONS",
+    "CDC_SPARK_LOG_LEVEL",
     "DBT_PROJECT_DIR",
     "DBT_PROFILES_DIR",
     "DBT_LOG_PATH",
@@ -130,6 +132,48 @@ def test_local_target_settings(
     assert target == "local"
     assert {key: settings.get(key) for key in expected} == expected
     assert settings["spark.sql.session.timeZone"] == "UTC"
+
+
+def test_the_driver_logs_at_the_chosen_level_from_its_start(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The settings a session is built with name a log4j configuration, written to the local
+    folder, at CDC_SPARK_LOG_LEVEL (default ERROR) for the root and for the logger of the
+    class that starts pyspark's logging (else Spark prints its log-level hint), and turn off
+    the console progress bar; a configuration or a progress-bar setting of the user's stays."""
+    local = tmp_path / "a folder"  # a space: the option must stay one option
+    local.mkdir()
+    _, settings = spark_settings(PROFILES_DIR, "local")
+    chosen = with_quiet_start(settings, local)
+    written = local / "spark-log4j2.properties"
+    assert chosen["spark.driver.extraJavaOptions"] == (
+        f"{settings['spark.driver.extraJavaOptions']}"
+        f" -Dlog4j2.configurationFile={written.resolve().as_uri()}"
+    )
+    assert " " not in written.resolve().as_uri()
+    assert chosen["spark.ui.showConsoleProgress"] == "false"
+    lines = written.read_text().splitlines()
+    assert "rootLogger.level = error" in lines
+    assert "logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer" in lines
+    assert "logger.gateway.level = error" in lines
+    # every other setting as it was
+    assert {k: v for k, v in chosen.items() if k in settings and "JavaOptions" not in k} == {
+        k: v for k, v in settings.items() if "JavaOptions" not in k
+    }
+
+    clean_env.setenv("CDC_SPARK_LOG_LEVEL", "warn")
+    with_quiet_start(settings, local)
+    assert "rootLogger.level = warn" in written.read_text().splitlines()
+
+    own = {
+        "spark.driver.extraJavaOptions": "-Dlog4j2.configurationFile=/etc/mine.properties",
+        "spark.ui.showConsoleProgress": "true",
+    }
+    assert with_quiet_start(own, local) == own
+
+    clean_env.setenv("CDC_SPARK_LOG_LEVEL", "loud")
+    with pytest.raises(SettingsError, match="CDC_SPARK_LOG_LEVEL is 'LOUD'; it takes one of OFF"):
+        with_quiet_start(settings, local)
 
 
 def test_target_defaults_to_the_profile_target(clean_env: pytest.MonkeyPatch) -> None:
@@ -425,6 +469,24 @@ def test_cdc_dbt_version_starts_no_spark(tmp_path: Path) -> None:
     assert list((tmp_path / "local").iterdir()) == []
 
 
+def test_a_wrong_spark_log_level_stops_before_spark(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(VENV_BIN / "cdc-dbt"), "run"],
+        cwd=SAMPLES_DIR,
+        env={**command_env(tmp_path), "CDC_SPARK_LOG_LEVEL": "verbose"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == (
+        "cdc-dbt: CDC_SPARK_LOG_LEVEL is 'VERBOSE'; it takes one of"
+        " OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL\n"
+    )
+    assert list((tmp_path / "local").iterdir()) == []
+
+
 @pytest.mark.e2e
 @pytest.mark.spark
 def test_commands_back_to_back_on_the_embedded_metastore(tmp_path: Path) -> None:
@@ -462,6 +524,11 @@ def test_commands_back_to_back_on_the_embedded_metastore(tmp_path: Path) -> None
         # released the moment the command returned, not seconds later
         assert not held_by_another_process(database), f"cdc-dbt {command} left Derby open"
         assert elapsed < 150, f"cdc-dbt {command} took {elapsed:.0f} s"
+        # Spark says nothing before dbt's first line at the default level (with_quiet_start)
+        # and draws no progress bar across dbt's lines
+        assert "Running with dbt" in done.stdout.splitlines()[0], done.stdout[:2000]
+        for noise in ("log4j profile", "Setting default log level", " WARN ", "[Stage "):
+            assert noise not in done.stderr + done.stdout, (noise, done.stderr[:2000])
         summaries += [line for line in done.stdout.splitlines() if "TOTAL=" in line]
     # the three on-run-start hooks and the model, then the hooks and its data test
     assert len(summaries) == 2, summaries
