@@ -185,10 +185,33 @@ def with_quiet_start(settings: Mapping[str, str], local_dir: Path) -> dict[str, 
     return chosen
 
 
+LOOPBACK = "127.0.0.1"
+
+
+def with_loopback_driver(settings: Mapping[str, str]) -> dict[str, str]:
+    """The settings with a local-mode driver (`spark.master` local, local[N], local[*]) bound
+    to the loopback address: its RPC and block manager then listen on 127.0.0.1 only, not on
+    the machine's network address, which Spark picks otherwise (saying so in a start-up WARN
+    when the host name resolves to a loopback address), since nothing outside the process
+    talks to a local-mode driver. A driver address of the profile (either setting), or
+    SPARK_LOCAL_IP, stays; a cluster master is left as it is (its executors must reach the
+    driver)."""
+    chosen = dict(settings)
+    addresses = ("spark.driver.bindAddress", "spark.driver.host")
+    if (
+        chosen.get("spark.master", "").startswith("local")
+        and not os.environ.get("SPARK_LOCAL_IP")
+        and not any(key in chosen for key in addresses)
+    ):
+        chosen.update(dict.fromkeys(addresses, LOOPBACK))
+    return chosen
+
+
 def build_spark_session(settings: Mapping[str, str]) -> SparkSession:
     """Create (or return) the process's SparkSession with these settings and our UDFs; a new
-    JVM logs at CDC_SPARK_LOG_LEVEL from its start (with_quiet_start) and maps the class
-    archive when there is one (python_udfs.class_archive)."""
+    JVM logs at CDC_SPARK_LOG_LEVEL from its start (with_quiet_start), binds a local-mode
+    driver to the loopback address (with_loopback_driver) and maps the class archive when
+    there is one (python_udfs.class_archive)."""
     from pyspark.sql import SparkSession
 
     from python_udfs.class_archive import with_class_archive
@@ -197,7 +220,8 @@ def build_spark_session(settings: Mapping[str, str]) -> SparkSession:
     local_dir = Path(os.environ.get("CDC_LOCAL_DIR", ".local"))
     local_dir.mkdir(parents=True, exist_ok=True)
     builder = SparkSession.builder.enableHiveSupport()
-    for key, value in with_class_archive(with_quiet_start(settings, local_dir)).items():
+    chosen = with_loopback_driver(with_quiet_start(settings, local_dir))
+    for key, value in with_class_archive(chosen).items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel(spark_log_level())

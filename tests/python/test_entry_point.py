@@ -26,6 +26,7 @@ from python_udfs.session import (
     spark_settings,
     target_from_args,
     target_method,
+    with_loopback_driver,
     with_quiet_start,
 )
 
@@ -55,6 +56,7 @@ PROFILE_VARIABLES = (
     "CDC_METASTORE_URIS",
     "CDC_DRIVER_JAVA_OPTIONS",
     "CDC_SPARK_LOG_LEVEL",
+    "SPARK_LOCAL_IP",
     "DBT_PROJECT_DIR",
     "DBT_PROFILES_DIR",
     "DBT_LOG_PATH",
@@ -174,6 +176,25 @@ def test_the_driver_logs_at_the_chosen_level_from_its_start(
     clean_env.setenv("CDC_SPARK_LOG_LEVEL", "loud")
     with pytest.raises(SettingsError, match="CDC_SPARK_LOG_LEVEL is 'LOUD'; it takes one of OFF"):
         with_quiet_start(settings, local)
+
+
+def test_a_local_mode_driver_listens_on_the_loopback_address_only(
+    clean_env: pytest.MonkeyPatch,
+) -> None:
+    loopback = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"}
+    for master in ("local", "local[2]", "local[*]"):
+        clean_env.setenv("CDC_SPARK_MASTER", master)
+        _, settings = spark_settings(PROFILES_DIR, "local")
+        assert with_loopback_driver(settings) == settings | loopback
+    # a cluster's executors must reach the driver: its address is Spark's choice
+    cluster = {"spark.master": "spark://10.0.0.5:7077"}
+    assert with_loopback_driver(cluster) == cluster
+    # an address of the user's stays
+    for key in loopback:
+        own = {"spark.master": "local[*]", key: "10.0.0.9"}
+        assert with_loopback_driver(own) == own
+    clean_env.setenv("SPARK_LOCAL_IP", "10.0.0.9")
+    assert with_loopback_driver({"spark.master": "local[*]"}) == {"spark.master": "local[*]"}
 
 
 def test_target_defaults_to_the_profile_target(clean_env: pytest.MonkeyPatch) -> None:
