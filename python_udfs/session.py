@@ -164,6 +164,18 @@ def spark_log_level() -> str:
     return level
 
 
+def _write_atomically(path: Path, text: str) -> None:
+    """`path` holds `text`: left alone when it does, else replaced in one step (processes
+    that share a local folder start their JVMs at the same time, and one must never read
+    the file half-written by another)."""
+    with contextlib.suppress(OSError):
+        if path.read_text() == text:
+            return
+    partial = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
 def with_quiet_start(settings: Mapping[str, str], local_dir: Path) -> dict[str, str]:
     """The settings with the driver's logging at CDC_SPARK_LOG_LEVEL from its start and no
     console progress bar. Without them every command printed Spark's start-up lines before
@@ -176,7 +188,9 @@ def with_quiet_start(settings: Mapping[str, str], local_dir: Path) -> dict[str, 
     options = chosen.get(JAVA_OPTIONS, "")
     if "-Dlog4j2.configurationFile=" not in options:
         configuration = local_dir.resolve() / "spark-log4j2.properties"
-        configuration.write_text(SPARK_LOG_CONFIGURATION.format(level=spark_log_level().lower()))
+        _write_atomically(
+            configuration, SPARK_LOG_CONFIGURATION.format(level=spark_log_level().lower())
+        )
         # a file: URI, so a folder with a space in its name is still one option
         chosen[JAVA_OPTIONS] = (
             f"{options} -Dlog4j2.configurationFile={configuration.as_uri()}".strip()

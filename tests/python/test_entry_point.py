@@ -166,6 +166,8 @@ def test_the_driver_logs_at_the_chosen_level_from_its_start(
     clean_env.setenv("CDC_SPARK_LOG_LEVEL", "warn")
     with_quiet_start(settings, local)
     assert "rootLogger.level = warn" in written.read_text().splitlines()
+    # replaced in one step, nothing else left in the folder
+    assert [path.name for path in local.iterdir()] == ["spark-log4j2.properties"]
 
     own = {
         "spark.driver.extraJavaOptions": "-Dlog4j2.configurationFile=/etc/mine.properties",
