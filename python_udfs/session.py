@@ -154,6 +154,10 @@ logger.parquet2.level = error
 """
 
 
+# the system properties that name a log4j 2 configuration file (the second is its older name)
+LOG4J_CONFIGURATION_PROPERTIES = ("log4j2.configurationFile", "log4j.configurationFile")
+
+
 def spark_log_level() -> str:
     """CDC_SPARK_LOG_LEVEL (default ERROR), a log4j level name in any case."""
     level = os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR").strip().upper()
@@ -183,10 +187,11 @@ def with_quiet_start(settings: Mapping[str, str], local_dir: Path) -> dict[str, 
     loopback address, one that Hadoop's native library is missing, the shell's log-level
     hint) and drew a progress bar across dbt's lines. The logging configuration is written to
     `local_dir` and named in the driver's Java options; options that already name one
-    (`-Dlog4j2.configurationFile`), and a progress-bar setting of the profile, are kept."""
+    (`-Dlog4j2.configurationFile`, or its older name), and a progress-bar setting of the
+    profile, are kept."""
     chosen = dict(settings)
     options = chosen.get(JAVA_OPTIONS, "")
-    if "-Dlog4j2.configurationFile=" not in options:
+    if not any(f"-D{name}=" in options for name in LOG4J_CONFIGURATION_PROPERTIES):
         configuration = local_dir.resolve() / "spark-log4j2.properties"
         _write_atomically(
             configuration, SPARK_LOG_CONFIGURATION.format(level=spark_log_level().lower())

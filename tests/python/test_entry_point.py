@@ -169,11 +169,12 @@ def test_the_driver_logs_at_the_chosen_level_from_its_start(
     # replaced in one step, nothing else left in the folder
     assert [path.name for path in local.iterdir()] == ["spark-log4j2.properties"]
 
-    own = {
-        "spark.driver.extraJavaOptions": "-Dlog4j2.configurationFile=/etc/mine.properties",
-        "spark.ui.showConsoleProgress": "true",
-    }
-    assert with_quiet_start(own, local) == own
+    for option in ("-Dlog4j2.configurationFile", "-Xss4m -Dlog4j.configurationFile"):
+        own = {
+            "spark.driver.extraJavaOptions": f"{option}=/etc/mine.properties",
+            "spark.ui.showConsoleProgress": "true",
+        }
+        assert with_quiet_start(own, local) == own
 
     clean_env.setenv("CDC_SPARK_LOG_LEVEL", "loud")
     with pytest.raises(SettingsError, match="CDC_SPARK_LOG_LEVEL is 'LOUD'; it takes one of OFF"):
