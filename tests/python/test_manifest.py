@@ -59,27 +59,28 @@ FORMAT_MODELS: dict[str, Callable[[str, Mapping[str, Any]], list[str]]] = {
 Manifest = dict[str, Any]
 
 
-# the warnings dbt gave while parsing the sample project (the manifest fixture)
-PARSE_WARNINGS: list[str] = []
+@pytest.fixture(scope="module")
+def parse_warnings() -> list[str]:
+    """The warnings dbt gives while parsing the sample project (filled by `manifest`)."""
+    return []
 
 
 @pytest.fixture(scope="module")
-def manifest(tmp_path_factory: pytest.TempPathFactory) -> Manifest:
+def manifest(tmp_path_factory: pytest.TempPathFactory, parse_warnings: list[str]) -> Manifest:
     """target/manifest.json of `dbt parse` into a temporary target path."""
     install_package(SAMPLES_DIR)
-    PARSE_WARNINGS.clear()
     return parse_project(
-        SAMPLES_DIR, tmp_path_factory.mktemp("parse_target"), warnings=PARSE_WARNINGS
+        SAMPLES_DIR, tmp_path_factory.mktemp("parse_target"), warnings=parse_warnings
     )
 
 
-def test_a_parse_warns_of_nothing(manifest: Manifest) -> None:
+def test_a_parse_warns_of_nothing(manifest: Manifest, parse_warnings: list[str]) -> None:
     """A user's project parses without a warning: every command prints what parsing warns
     of. The package's models and tests ref the project's per-table models, which dbt warned
     of once a ref (45 lines a parse) until the project set
     require_ref_searches_node_package_before_root (samples/dbt_project.yml, `cdc-dbt init`)."""
     assert manifest["nodes"]
-    assert PARSE_WARNINGS == []
+    assert parse_warnings == []
 
 
 def _models(manifest: Manifest) -> dict[str, dict[str, Any]]:
