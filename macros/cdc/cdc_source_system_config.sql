@@ -36,6 +36,11 @@
             ~ ")") }}
     {%- endif -%}
     {%- set system = systems[source_system] -%}
+    {#- checked already in this command: the same entry object (cdc_invocation_memo) -#}
+    {%- set checked = cdc_history.cdc_invocation_memo().setdefault('source_system_configs', {}) -%}
+    {%- if checked.get(source_system) is sameas system -%}
+        {{ return(system) }}
+    {%- endif -%}
     {%- set where = "cdc_source_system_config: var cdc_source_systems." ~ source_system -%}
     {%- if system is not mapping -%}
         {{ exceptions.raise_compiler_error(
@@ -130,5 +135,6 @@
             where ~ ".hooks must include change_images (every format provides the macro "
             ~ source_system ~ "_change_images(table_name), docs/adding-a-source-format.md)") }}
     {%- endif -%}
+    {%- do checked.update({source_system: system}) -%}
     {{ return(system) }}
 {% endmacro %}

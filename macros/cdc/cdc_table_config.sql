@@ -15,7 +15,9 @@
         must be
         among the declared columns, if any, and neither list repeats a name (in any case).
         cdc_validate_tables runs this for every entry at parse time, from cdc_validate_config,
-        which this calls first (once a command). -#}
+        which this calls first (once a command). An entry checked once is not checked again
+        in the same command while the var values are the same objects
+        (cdc_invocation_memo). -#}
     {%- do cdc_history.cdc_validate_config() -%}
     {%- set tables = cdc_history.cdc_var('cdc_tables', none) -%}
     {%- if tables is not mapping -%}
@@ -45,6 +47,13 @@
     {%- if systems is not mapping -%}
         {#- stops with the registry's own message -#}
         {%- do cdc_history.cdc_source_system_config(none) -%}
+    {%- endif -%}
+    {#- checked already in this command: the same entry and registry objects (a unit test's
+        vars override them with others, which are checked) -#}
+    {%- set checked = cdc_history.cdc_invocation_memo().setdefault('table_configs', {}) -%}
+    {%- set known = checked.get(table_name) -%}
+    {%- if known and known[0] is sameas table and known[1] is sameas systems -%}
+        {{ return(table) }}
     {%- endif -%}
     {%- set registered = systems.keys() | map('string') | sort | join(', ') -%}
     {%- if 'source_system' not in table -%}
@@ -197,5 +206,6 @@
             where ~ ": source_schema must be a non-empty name, got '" ~ table['source_schema']
             ~ "'") }}
     {%- endif -%}
+    {%- do checked.update({table_name: [table, systems]}) -%}
     {{ return(table) }}
 {% endmacro %}
