@@ -38,7 +38,7 @@
     {%- set system = systems[source_system] -%}
     {#- checked already in this command: the same entry object (cdc_invocation_memo) -#}
     {%- set checked = cdc_history.cdc_invocation_memo().setdefault('source_system_configs', {}) -%}
-    {%- if checked.get(source_system) is sameas system -%}
+    {%- if source_system in checked and checked[source_system] is sameas system -%}
         {{ return(system) }}
     {%- endif -%}
     {%- set where = "cdc_source_system_config: var cdc_source_systems." ~ source_system -%}

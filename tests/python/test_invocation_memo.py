@@ -177,3 +177,12 @@ def test_a_checked_entry_is_checked_again_in_the_next_command() -> None:
     vars["cdc_tables"]["employees"]["key_columns"] = []
     with pytest.raises(CompilerError, match="key_columns must be a non-empty list"):
         Command(vars, graph, "second").cdc_table_config("employees")
+
+
+@pytest.mark.parametrize("entry", [None, "qlik_ct", []])
+def test_an_entry_never_checked_is_checked_whatever_it_is(entry: Any) -> None:
+    """The memo holds nothing for an entry not checked yet, not even a value equal to it."""
+    vars = configuration()
+    vars["cdc_source_systems"] = {"qlik_ct": entry}
+    with pytest.raises(CompilerError, match="must be a mapping"):
+        Command(vars, {}, "build").cdc_source_system_config("qlik_ct")
