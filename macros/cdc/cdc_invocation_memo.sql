@@ -1,7 +1,8 @@
 {% macro cdc_invocation_memo() %}
     {#- A dict kept for the running dbt command only, for what is the same for every node of
-        it: the package's var defaults (cdc_var_defaults) and the configuration entries
-        already checked (cdc_source_system_config, cdc_table_config), so dbt's parse and
+        it: that the whole configuration was checked (cdc_validate_config), the package's var
+        defaults (cdc_var_defaults) and the configuration entries already checked
+        (cdc_source_system_config, cdc_table_config), so dbt's parse and
         each node's compile do not build and check them again, model after model. `graph`
         holds it under one key with the command's invocation_id: a saved manifest's memo
         (partial parsing keeps `graph`) is replaced by a new one, so it never grows from

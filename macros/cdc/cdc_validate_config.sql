@@ -9,16 +9,15 @@
         cdc_source_systems_enabled call it first, and every model calls one of them while dbt
         parses, so a bad entry stops `dbt parse` and every other command at the first model
         parsed, before anything connects or runs; the on-run-start hook
-        register_landed_tables calls it too. Remembered in `graph` under the command's
-        invocation_id (a parse's manifest is new, and a saved one holds an older id), set
-        before checking because the checks call cdc_table_config: so it runs once while
-        dbt parses and once more when the command executes (dbt builds a new `graph` for
-        execution), never once per model. -#}
-    {%- set memo = graph if graph is mapping else {} -%}
-    {%- if memo.get('cdc_config_validated') == invocation_id -%}
+        register_landed_tables calls it too. Remembered in the command's memo
+        (cdc_invocation_memo), set before checking because the checks call
+        cdc_table_config: so it runs once while dbt parses and once more when the command
+        executes (dbt builds a new `graph` for execution), never once per model. -#}
+    {%- set memo = cdc_history.cdc_invocation_memo() -%}
+    {%- if memo.get('config_validated') -%}
         {{ return(none) }}
     {%- endif -%}
-    {%- do memo.update({'cdc_config_validated': invocation_id}) -%}
+    {%- do memo.update({'config_validated': true}) -%}
     {%- do cdc_history.cdc_validate_tables() -%}
     {%- do cdc_history.cdc_validate_format_hooks() -%}
     {%- do cdc_history.cdc_validate_vars() -%}

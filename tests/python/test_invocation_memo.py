@@ -5,9 +5,9 @@ another command.
 
 The macros run as dbt runs them (dbt's own Jinja environment; `return(...)` is a macro's
 value) in a small context of their own: `graph`, `invocation_id`, `var` and `modules`, with
-the whole configuration marked checked for the command (cdc_validate_config's own memo) so
-only the entry checks under test run. Pure Python, no dbt project, no Spark (time budget
-5 s)."""
+the whole configuration marked checked for the command (cdc_validate_config's mark in the
+memo) so only the entry checks under test run. Pure Python, no dbt project, no Spark (time
+budget 5 s)."""
 
 from __future__ import annotations
 
@@ -65,8 +65,12 @@ class Command:
             "cdc_history": self,
         }
         if isinstance(graph, dict):
-            # the whole configuration checked for this command: only the entry checks run
-            graph["cdc_config_validated"] = invocation_id
+            # the whole configuration checked for this command (cdc_validate_config's mark in
+            # the memo): only the entry checks run
+            graph["cdc_invocation_memo"] = {
+                "invocation_id": invocation_id,
+                "config_validated": True,
+            }
         self.macros: dict[str, Any] = {}
         for name in NAMES:
             module = environment.from_string((MACROS / name).read_text()).make_module(context)
@@ -126,10 +130,11 @@ def test_the_memo_is_one_entry_of_the_graph_replaced_by_each_command() -> None:
     for invocation in ("first", "second", "third"):
         command = Command(configuration(), graph, invocation)
         command.cdc_table_config("employees")
-        assert sorted(graph) == ["cdc_config_validated", "cdc_invocation_memo"]
+        assert sorted(graph) == ["cdc_invocation_memo"]
         memo = graph["cdc_invocation_memo"]
         assert memo["invocation_id"] == invocation
         assert sorted(memo) == [
+            "config_validated",
             "invocation_id",
             "source_system_configs",
             "table_configs",
