@@ -1,6 +1,13 @@
 {{ config(
     enabled=cdc_source_system_enabled('qlik_kafka'),
-    materialized='table'
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='append_new_columns',
+    pre_hook=[
+        "{{ cdc_write_started('staged_at') }}",
+        "{{ cdc_append_reset() }}"
+    ],
+    post_hook=["{{ cdc_write_finished() }}"]
 ) }}
 {#- One row per valid decoded data message, by its place (landed table,
     partition, offset) and value: its place among the copies of its change
@@ -21,14 +28,32 @@
     new messages (int_qlik_kafka__messages_deduplicated joins it to them).
     The steps in message order run per table and minute of message time,
     carrying what crosses a minute from one row per minute, so no task holds
-    a whole table. A table rebuilt when the decoded messages change (the table materialization
-    keeps it when they did not). #}
+    a whole table.
+    Appended to: a run judges only the messages staged since the last write
+    when none of them can change a judgement made before
+    (qlik_kafka_judgement_plan: each new message is a copy of a judged change
+    at its judged place, or comes after every judged message of its table in
+    message order), carrying each table's last operation, REFRESH batch and
+    first change time, and each change's earlier copies, from the table;
+    otherwise, and when the decoded messages were decoded again, it judges
+    every message again (cdc_append_plan's rebuild). Either way the rows are
+    those a judgement of every message writes. #}
+{%- set plan = qlik_kafka_judgement_plan(
+    ref('int_qlik_kafka__messages_decoded')) %}
+{#- the messages this run judges: those staged since the last write, or all #}
+{%- set newly_staged = 'staged_at > timestamp ' ~ sql_string_literal(plan.since)
+    if plan.since else 'true' %}
+{%- if plan.since and plan.newer == 0 %}
+{{ cdc_nothing_new() }}
+{%- else %}
 with
 
 decoded as (
 
     select * from {{ ref('int_qlik_kafka__messages_decoded') }}
-    where is_valid
+    where
+        is_valid
+        and {{ newly_staged }}
 
 ),
 
@@ -61,26 +86,154 @@ placed as (
 
 ),
 
+judged_before as (
+
+    {# the judgements this run appends to; none when every message is judged #}
+    {%- if plan.since %}
+    select
+        judged.source_table,
+        judged.operation,
+        judged.change_seq,
+        judged.kafka_partition,
+        judged.kafka_offset,
+        judged.value_hash,
+        judged.message_at,
+        judged.refresh_batch,
+        judged.refresh_batch_at,
+        judged.first_change_at,
+        judged.change_identity,
+        judged.copy_number,
+        judged.first_staged_at,
+        judged.duplicate_status
+    from {{ this }} as judged
+    {%- else %}
+    select
+        placed.source_table,
+        placed.operation,
+        placed.change_seq,
+        placed.kafka_partition,
+        placed.kafka_offset,
+        placed.value_hash,
+        placed.message_at,
+        cast(null as bigint) as refresh_batch,
+        placed.message_at as refresh_batch_at,
+        placed.message_at as first_change_at,
+        placed.value_hash as change_identity,
+        cast(null as int) as copy_number,
+        placed.staged_at as first_staged_at,
+        placed.value_hash as duplicate_status
+    from placed
+    where false
+    {%- endif %}
+
+),
+
+tables_before as (
+
+    {# per table judged before: its last message in message order (what the
+       first new message follows), its last REFRESH batch and that batch's
+       time, and the time of its first CDC message #}
+    select
+        judged_before.source_table,
+        max_by(
+            named_struct('operation', judged_before.operation),
+            named_struct(
+                'message_at', judged_before.message_at,
+                'change_seq', judged_before.change_seq,
+                'kafka_partition', judged_before.kafka_partition,
+                'kafka_offset', judged_before.kafka_offset
+            )
+        ) as last_message,
+        max(judged_before.refresh_batch) as last_batch,
+        max_by(
+            judged_before.refresh_batch_at, judged_before.refresh_batch
+        ) as last_batch_at,
+        max(judged_before.first_change_at) as first_change_at
+    from judged_before
+    group by 1
+
+),
+
+changes_before as (
+
+    {# the CDC changes judged before, at their place in message order: a new
+       copy of one at the same place sorts beside it, so it takes its batch
+       and changes no other message's #}
+    select
+        judged_before.source_table,
+        judged_before.change_identity,
+        judged_before.message_at,
+        min(judged_before.refresh_batch) as refresh_batch,
+        min(judged_before.refresh_batch_at) as refresh_batch_at,
+        min(judged_before.first_change_at) as first_change_at
+    from judged_before
+    where judged_before.operation != 'REFRESH'
+    group by 1, 2, 3
+
+),
+
+copied as (
+
+    {# new copies of changes judged before (qlik_kafka_judgement_plan's
+       copies), placed as their change is #}
+    select
+        placed.* except (order_segment),
+        changes_before.first_change_at,
+        changes_before.refresh_batch,
+        changes_before.change_identity,
+        false as is_reload,
+        changes_before.refresh_batch_at
+    from placed
+    inner join changes_before
+        on
+            placed.source_table <=> changes_before.source_table
+            and placed.operation != 'REFRESH'
+            and concat(placed.operation, '|', placed.change_seq)
+            = changes_before.change_identity
+            and placed.message_at = changes_before.message_at
+
+),
+
+following as (
+
+    {# every other message: in a run that appends, each comes after every
+       message judged before of its table (qlik_kafka_judgement_plan), so the
+       steps in message order go on from the table's last #}
+    select placed.*
+    from placed
+    left anti join changes_before
+        on
+            placed.source_table <=> changes_before.source_table
+            and placed.operation != 'REFRESH'
+            and concat(placed.operation, '|', placed.change_seq)
+            = changes_before.change_identity
+            and placed.message_at = changes_before.message_at
+
+),
+
 segments as (
 
     {# per table and minute: the operation of its last message in message
        order, and the message time of its first CDC (not REFRESH) message #}
     select
-        placed.source_table,
-        placed.order_segment,
+        following.source_table,
+        following.order_segment,
         max_by(
-            named_struct('operation', placed.operation),
+            named_struct('operation', following.operation),
             named_struct(
-                'message_at', placed.message_at,
-                'change_seq', placed.change_seq,
-                'kafka_partition', placed.kafka_partition,
-                'kafka_offset', placed.kafka_offset
+                'message_at', following.message_at,
+                'change_seq', following.change_seq,
+                'kafka_partition', following.kafka_partition,
+                'kafka_offset', following.kafka_offset
             )
         ) as last_message,
         min(
-            case when placed.operation != 'REFRESH' then placed.message_at end
+            case
+                when following.operation != 'REFRESH'
+                    then following.message_at
+            end
         ) as first_change_at
-    from placed
+    from following
     group by 1, 2
 
 ),
@@ -88,42 +241,54 @@ segments as (
 segments_carried as (
 
     {# the message before each minute's first (the last of the minute before;
-       NULL for a table's first minute), and the table's first CDC message #}
+       for a table's first minute its last message judged before, NULL for
+       none), the table's first CDC message, and the REFRESH batches the
+       table had before #}
     select
         segments.source_table,
         segments.order_segment,
-        lag(segments.last_message) over (
-            partition by segments.source_table
-            order by segments.order_segment
+        coalesce(
+            lag(segments.last_message) over (
+                partition by segments.source_table
+                order by segments.order_segment
+            ),
+            tables_before.last_message
         ) as message_before,
-        min(segments.first_change_at) over (
-            partition by segments.source_table
-        ) as first_change_at
+        coalesce(
+            tables_before.first_change_at,
+            min(segments.first_change_at) over (
+                partition by segments.source_table
+            )
+        ) as first_change_at,
+        coalesce(tables_before.last_batch, 0) as batches_judged_before
     from segments
+    left join tables_before
+        on segments.source_table <=> tables_before.source_table
 
 ),
 
 sequenced as (
 
     select
-        placed.*,
+        following.*,
         segments_carried.first_change_at,
+        segments_carried.batches_judged_before,
         coalesce(
-            lag(named_struct('operation', placed.operation)) over (
-                partition by placed.source_table, placed.order_segment
+            lag(named_struct('operation', following.operation)) over (
+                partition by following.source_table, following.order_segment
                 order by
-                    placed.message_at,
-                    placed.change_seq,
-                    placed.kafka_partition,
-                    placed.kafka_offset
+                    following.message_at,
+                    following.change_seq,
+                    following.kafka_partition,
+                    following.kafka_offset
             ),
             segments_carried.message_before
         ).operation as previous_operation
-    from placed
+    from following
     inner join segments_carried
         on
-            placed.source_table <=> segments_carried.source_table
-            and placed.order_segment <=> segments_carried.order_segment
+            following.source_table <=> segments_carried.source_table
+            and following.order_segment <=> segments_carried.order_segment
 
 ),
 
@@ -144,12 +309,13 @@ batch_starts as (
 
 segment_batches_before as (
 
-    {# REFRESH batches started in a table's earlier minutes: the running
-       count's carry #}
+    {# REFRESH batches started before each minute: those judged before and
+       those of the table's earlier minutes (the running count's carry) #}
     select
         segment_totals.source_table,
         segment_totals.order_segment,
-        coalesce(sum(segment_totals.started) over (
+        segment_totals.batches_judged_before
+        + coalesce(sum(segment_totals.started) over (
             partition by segment_totals.source_table
             order by segment_totals.order_segment
             rows between unbounded preceding and 1 preceding
@@ -158,9 +324,10 @@ segment_batches_before as (
         select
             batch_starts.source_table,
             batch_starts.order_segment,
+            batch_starts.batches_judged_before,
             sum(batch_starts.starts_batch) as started
         from batch_starts
-        group by 1, 2
+        group by 1, 2, 3
     ) as segment_totals
 
 ),
@@ -168,7 +335,9 @@ segment_batches_before as (
 batched as (
 
     select
-        batch_starts.* except (starts_batch, order_segment),
+        batch_starts.* except (
+            starts_batch, order_segment, batches_judged_before
+        ),
         segment_batches_before.batches_before
         + sum(batch_starts.starts_batch) over (
             partition by batch_starts.source_table, batch_starts.order_segment
@@ -191,13 +360,26 @@ batched as (
 batch_times as (
 
     {# each batch's first message time (one row per table and batch, so the
-       CDC messages after a batch, which share its number, are not gathered) #}
+       CDC messages after a batch, which share its number, are not gathered);
+       the batch a table's new messages go on with began before them #}
     select
-        batched.source_table,
-        batched.refresh_batch,
-        min(batched.message_at) as refresh_batch_at
-    from batched
-    group by 1, 2
+        batch_numbers.source_table,
+        batch_numbers.refresh_batch,
+        case
+            when batch_numbers.refresh_batch = tables_before.last_batch
+                then tables_before.last_batch_at
+            else batch_numbers.refresh_batch_at
+        end as refresh_batch_at
+    from (
+        select
+            batched.source_table,
+            batched.refresh_batch,
+            min(batched.message_at) as refresh_batch_at
+        from batched
+        group by 1, 2
+    ) as batch_numbers
+    left join tables_before
+        on batch_numbers.source_table <=> tables_before.source_table
 
 ),
 
@@ -226,22 +408,72 @@ identified as (
 
 ),
 
+placed_judged as (
+
+    {# the same columns in the same order (copied lists them as batched and
+       identified add them) #}
+    select * from identified
+    union all
+    select * from copied
+
+),
+
+copies_before as (
+
+    {# per change with a copy judged before: how many, the first one's value
+       and staging, and whether it was judged conflicting (its first run
+       staged copies with different values) #}
+    select
+        judged_before.source_table,
+        judged_before.change_identity,
+        count(*) as copies_before,
+        max(
+            case
+                when judged_before.copy_number = 1
+                    then judged_before.value_hash
+            end
+        ) as first_value_hash,
+        min(judged_before.first_staged_at) as first_staged_at,
+        bool_or(
+            judged_before.duplicate_status = 'conflicting'
+        ) as is_conflicting
+    from judged_before
+    left semi join placed_judged
+        on
+            judged_before.source_table <=> placed_judged.source_table
+            and judged_before.change_identity = placed_judged.change_identity
+    group by 1, 2
+
+),
+
 copies_ranked as (
 
+    {# a copy staged in this run comes after those judged before #}
     select
-        identified.*,
-        row_number() over (
-            partition by identified.source_table, identified.change_identity
+        placed_judged.*,
+        coalesce(copies_before.copies_before, 0) + row_number() over (
+            partition by
+                placed_judged.source_table, placed_judged.change_identity
             order by
-                identified.staged_at,
-                identified.landed_table,
-                identified.kafka_partition,
-                identified.kafka_offset
+                placed_judged.staged_at,
+                placed_judged.landed_table,
+                placed_judged.kafka_partition,
+                placed_judged.kafka_offset
         ) as copy_number,
-        min(identified.staged_at) over (
-            partition by identified.source_table, identified.change_identity
-        ) as first_staged_at
-    from identified
+        coalesce(
+            copies_before.first_staged_at,
+            min(placed_judged.staged_at) over (
+                partition by
+                    placed_judged.source_table, placed_judged.change_identity
+            )
+        ) as first_staged_at,
+        copies_before.first_value_hash as first_value_hash_before,
+        copies_before.is_conflicting as is_conflicting_before
+    from placed_judged
+    left join copies_before
+        on
+            placed_judged.source_table <=> copies_before.source_table
+            and placed_judged.change_identity = copies_before.change_identity
 
 ),
 
@@ -249,20 +481,27 @@ copies_compared as (
 
     select
         copies_ranked.*,
-        first_value(copies_ranked.value_hash) over (
-            partition by
-                copies_ranked.source_table, copies_ranked.change_identity
-            order by copies_ranked.copy_number
+        coalesce(
+            copies_ranked.first_value_hash_before,
+            first_value(copies_ranked.value_hash) over (
+                partition by
+                    copies_ranked.source_table, copies_ranked.change_identity
+                order by copies_ranked.copy_number
+            )
         ) as first_value_hash,
-        size(collect_set(
-            case
-                when copies_ranked.staged_at = copies_ranked.first_staged_at
-                    then copies_ranked.value_hash
-            end
-        ) over (
-            partition by
-                copies_ranked.source_table, copies_ranked.change_identity
-        )) as values_in_first_run
+        case
+            when copies_ranked.is_conflicting_before then 2
+            when copies_ranked.is_conflicting_before is not null then 1
+            else size(collect_set(
+                case
+                    when copies_ranked.staged_at = copies_ranked.first_staged_at
+                        then copies_ranked.value_hash
+                end
+            ) over (
+                partition by
+                    copies_ranked.source_table, copies_ranked.change_identity
+            ))
+        end as values_in_first_run
     from copies_ranked
 
 ),
@@ -289,9 +528,15 @@ judged as (
                 then 'late_conflicting'
             when copies_compared.copy_number > 1 then 'exact_copy'
             else 'first'
-        end as duplicate_status
+        end as duplicate_status,
+        {# what the next run goes on from (qlik_kafka_judgement_plan) #}
+        copies_compared.source_table,
+        copies_compared.operation,
+        copies_compared.change_seq,
+        copies_compared.staged_at
     from copies_compared
 
 )
 
 select * from judged
+{%- endif %}
