@@ -583,11 +583,19 @@ class Producer:
     def redeliver(self, message: Message) -> Message:
         """The same record produced again (at-least-once): same value, key and timestamp, the
         next offset of a random partition of its topic."""
+        return self.republish(message)
+
+    def republish(
+        self, message: Message, *, value: str | None = None, at: datetime | None = None
+    ) -> Message:
+        """The record produced again at the next offset of a random partition of its topic,
+        with another value (a conflicting copy of its change) or at another time (a
+        REFRESH row of a reload) when given; else as `redeliver`."""
         return self._publish(
             message.topic,
             message.key,
-            message.value,
-            message.timestamp,
+            message.value if value is None else value,
+            message.timestamp if at is None else at,
             message.operation,
             message.change_seq,
         )

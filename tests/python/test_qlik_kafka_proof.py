@@ -24,6 +24,11 @@ to the last ordinal, so a mask decoded with the wrong version names the wrong co
   newest), and copies of batch-1 messages produced again (appended: the metadata was seen
   by the write before).
 
+After every run, `int_qlik_kafka__message_copies_judged` equals the judgement
+`kafka_judgement.py` works out in Python from the spec's rules over the decoded messages:
+batch 1's second run appends to it (its new messages are copies of judged changes at their
+place or come after every judged message: qlik_kafka_judgement_plan), batch 2's data, with
+the late changes among them, judges every message again.
 After batch 1's first run, `<table>_as_of('latest')` equals the model after its changes; after
 its second, `<table>_as_of('latest')` equals the model without the late changes and the
 transactions the late changes leave open are exactly those flagged `transaction_incomplete`.
@@ -41,10 +46,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from kafka_judgement import judgement_differences
 from proof_points import Point, expectations_at, reinsert_positions, time_points
 from state_check import check, check_all, check_tables
 from test_qlik_ct_proof import choose_late
@@ -294,6 +301,7 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     # `run` for batch 1, `build` (with the data tests) for the last: the tests check the
     # final state, and each `build` of them costs a minute on two cores
     run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
+    assert not judgement_differences(spark, SCHEMA)
     failures = check_tables(
         spark,
         TABLES,
@@ -308,6 +316,10 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     write_topics(root, second_run, files=2, duplicates=0.03, seed=SEED + 2)
     result = run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
     assert "and loaded_at > timestamp" in compiled(result, "int_qlik_kafka__messages_decoded")
+    # and judged: each new message a copy of a judged change at its place or after every
+    # judged message of its table (qlik_kafka_judgement_plan)
+    assert "and staged_at > timestamp" in compiled(result, "int_qlik_kafka__message_copies_judged")
+    assert not judgement_differences(spark, SCHEMA)
     # and the staging reads only the files not staged yet (cdc_files_not_staged)
     assert "file_modification_time as string)) not in (" in compiled(
         result, "stg_qlik_kafka__messages"
@@ -328,12 +340,16 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     write_topics(root, metadata_2, seed=SEED + 1)
     result = run_dbt(["run"], schema=SCHEMA, vars=dbt_vars(root))
     assert "loaded_at > timestamp" not in compiled(result, "int_qlik_kafka__messages_decoded")
+    assert not judgement_differences(spark, SCHEMA)
     # then its data, appended: the decoded table recorded the newest metadata its last
     # write saw (cdc.invalidated_seen), so the metadata staged before the data is not new
     data_2 = [m for m in scenario.batch_2 if m.operation != "MD"]
     write_topics(root, data_2, files=2, duplicates=0.03, seed=SEED + 3)
     result = run_dbt(build, schema=SCHEMA, vars=dbt_vars(root))
     assert "and loaded_at > timestamp" in compiled(result, "int_qlik_kafka__messages_decoded")
+    # the late changes sort among judged messages: every message judged again
+    assert "staged_at > timestamp" not in compiled(result, "int_qlik_kafka__message_copies_judged")
+    assert not judgement_differences(spark, SCHEMA)
     final = scenario.sim.final
     for spec in TABLES:
         failures += check_all(
@@ -428,3 +444,80 @@ def test_qlik_kafka_json_lines_landing(tmp_path: Path, spark: Any, run_dbt: Any)
     assert reasons[0].startswith("landed file kept out: json file does not match"), reasons
     assert "landed line is not a JSON object (JSON Lines file)" in reasons[1], reasons
     assert {row[2] for row in rows} == {"src.o'sales-customer"}
+
+
+@pytest.mark.e2e
+@pytest.mark.spark
+def test_qlik_kafka_judgement_appended_equals_judging_every_message(
+    tmp_path: Path, spark: Any, run_dbt: Any
+) -> None:
+    """The copies' judgement over four runs, each compared with the one `kafka_judgement.py`
+    works out from the spec's rules over every decoded message. The baseline lands in two
+    runs: the second appended, its REFRESH rows going on with the first run's batch. The
+    first changes: every message judged again (each table's first change time, on every
+    row of it, changes). Then changes with copies of judged changes at their place, one of
+    them with another value (a late conflicting duplicate), a reload of one table (REFRESH
+    rows after its changes) and changes after it: appended (the judged table read by the
+    plan and the model). A message older than judged ones of its table, which makes a run
+    judge every message again, is the proof's batch 2 above. Only the judgement's models
+    run (`--select +int_qlik_kafka__message_copies_judged`)."""
+    sim = simulate(60, keys=10, seed=SEED + 7, tables=TABLES)
+    producer = Producer(sim, OPTIONS, seed=SEED + 7)
+    metadata, baseline = producer.metadata(), producer.baseline()
+    changes = producer.changes(sim.changes)
+    assert len(changes) == 60
+    # a reload between two changes of different commit times, after the 40th
+    gap = next(
+        i for i in range(39, 50) if sim.changes[i].commit_time < sim.changes[i + 1].commit_time
+    )
+    reload_at = (
+        sim.changes[gap].commit_time
+        + (sim.changes[gap + 1].commit_time - sim.changes[gap].commit_time) / 2
+    )
+    reloaded = [
+        producer.republish(m, at=reload_at + timedelta(microseconds=n))
+        for n, m in enumerate(baseline)
+        if m.topic == OPTIONS.topic("customer")
+    ]
+    conflicting = producer.republish(changes[5], value=changes[5].value + " ")
+    # the first half of each table's baseline in the first run, the rest in the second
+    by_topic: dict[str, list[Message]] = {}
+    for message in baseline:
+        by_topic.setdefault(message.topic, []).append(message)
+    first_half = [m for rows in by_topic.values() for m in rows[: len(rows) // 2]]
+    runs = [
+        [*metadata, *first_half],
+        [m for m in baseline if m not in first_half],
+        changes[:20],
+        [
+            *changes[20 : gap + 1],
+            *(producer.redeliver(m) for m in changes[2:5]),
+            conflicting,
+            *reloaded,
+            *changes[gap + 1 :],
+        ],
+    ]
+    root = tmp_path / "topics"
+    schema = "kafka_judged"
+    variables = {**dbt_vars(root), "qlik_kafka_schema": "kafka_judged_raw"}
+    select = ["run", "--select", "+int_qlik_kafka__message_copies_judged"]
+    for number, messages in enumerate(runs, start=1):
+        write_topics(root, messages, files=2, seed=SEED + number)
+        result = run_dbt(select, schema=schema, vars=variables)
+        appended = "and staged_at > timestamp" in compiled(
+            result, "int_qlik_kafka__message_copies_judged"
+        )
+        assert appended == (number in (2, 4)), f"run {number}: appended {appended}"
+        differences = judgement_differences(spark, schema)
+        assert not differences, f"run {number}:\n" + "\n".join(differences[:20])
+    statuses = dict(
+        spark.sql(
+            f"select duplicate_status, count(*) from {schema}.int_qlik_kafka__message_copies_judged"
+            " group by 1"
+        ).collect()
+    )
+    assert statuses.get("late_conflicting") == 1 and statuses.get("exact_copy", 0) >= 3
+    reloads = spark.sql(
+        f"select count(*) from {schema}.int_qlik_kafka__message_copies_judged where is_reload"
+    ).first()[0]
+    assert reloads == len(reloaded), "the reload's REFRESH rows judged a reload"
