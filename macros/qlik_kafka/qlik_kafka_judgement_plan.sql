@@ -21,7 +21,8 @@
           first change time, on every row of it, would change).
         Otherwise the plan becomes a rebuild (recorded for cdc_append_reset, logged with
         the reason), and every message is judged again. One query over the judged
-        table's and the decoded messages' order columns. -#}
+        table's and the decoded messages' order columns (the judged changes read only
+        for the new messages' changes). -#}
     {%- set plan = cdc_history.cdc_append_plan(decoded, 'upstream.is_valid', 'staged_at') -%}
     {%- if plan.since and plan.newer != 0 -%}
         {%- set since = 'timestamp ' ~ cdc_history.sql_string_literal(plan.since) -%}
@@ -33,12 +34,18 @@
             ~ ' first_change_at, ' ~ order ~ ' as place from ' ~ this ~ '),'
             ~ ' tables_before as (select source_table, max(place) as newest,'
             ~ ' count(first_change_at) > 0 as has_changes from judged group by 1),'
-            ~ ' changes_before as (select distinct source_table, change_identity, message_at'
-            ~ ' from judged where operation != \'REFRESH\'),'
             ~ ' decoded as (select source_table, operation, change_seq, staged_at, loaded_at,'
             ~ ' message_at, ' ~ order ~ ' as place from (select *,'
             ~ ' coalesce(change_seq_at, kafka_timestamp) as message_at'
             ~ ' from ' ~ decoded ~ ' where is_valid)),'
+            ~ ' new_changes as (select distinct source_table,'
+            ~ ' concat(operation, \'|\', change_seq) as change_identity from decoded'
+            ~ ' where staged_at > ' ~ since ~ ' and operation != \'REFRESH\'),'
+            ~ ' changes_before as (select /*+ broadcast(new_changes) */ distinct'
+            ~ ' judged.source_table, judged.change_identity, judged.message_at from judged'
+            ~ ' left semi join new_changes on judged.source_table <=> new_changes.source_table'
+            ~ ' and judged.change_identity = new_changes.change_identity'
+            ~ ' where judged.operation != \'REFRESH\'),'
             ~ ' new as (select decoded.*, changes_before.source_table is not null as is_copy,'
             ~ ' tables_before.source_table is null as is_new_table,'
             ~ ' coalesce(decoded.place > tables_before.newest, false) as is_after,'

@@ -154,20 +154,53 @@ tables_before as (
 
 ),
 
+new_identities as (
+
+    {# the changes judged before that this run's messages can be copies of:
+       a CDC message's, and a REFRESH row's in its table's last batch (the
+       only one judged before that a new REFRESH row can go on with) #}
+    select distinct
+        placed.source_table,
+        case
+            when placed.operation = 'REFRESH'
+                then concat(
+                    'REFRESH|', tables_before.last_batch, '|', placed.pk_string
+                )
+            else concat(placed.operation, '|', placed.change_seq)
+        end as change_identity
+    from placed
+    inner join tables_before
+        on placed.source_table <=> tables_before.source_table
+
+),
+
+judged_related as (
+
+    {# the judgements of those changes: a few rows, so the steps below never
+       gather every judgement by change #}
+    select /*+ broadcast(new_identities) */ judged_before.*
+    from judged_before
+    left semi join new_identities
+        on
+            judged_before.source_table <=> new_identities.source_table
+            and judged_before.change_identity = new_identities.change_identity
+
+),
+
 changes_before as (
 
     {# the CDC changes judged before, at their place in message order: a new
        copy of one at the same place sorts beside it, so it takes its batch
        and changes no other message's #}
     select
-        judged_before.source_table,
-        judged_before.change_identity,
-        judged_before.message_at,
-        min(judged_before.refresh_batch) as refresh_batch,
-        min(judged_before.refresh_batch_at) as refresh_batch_at,
-        min(judged_before.first_change_at) as first_change_at
-    from judged_before
-    where judged_before.operation != 'REFRESH'
+        judged_related.source_table,
+        judged_related.change_identity,
+        judged_related.message_at,
+        min(judged_related.refresh_batch) as refresh_batch,
+        min(judged_related.refresh_batch_at) as refresh_batch_at,
+        min(judged_related.first_change_at) as first_change_at
+    from judged_related
+    where judged_related.operation != 'REFRESH'
     group by 1, 2, 3
 
 ),
@@ -424,24 +457,20 @@ copies_before as (
        and staging, and whether it was judged conflicting (its first run
        staged copies with different values) #}
     select
-        judged_before.source_table,
-        judged_before.change_identity,
+        judged_related.source_table,
+        judged_related.change_identity,
         count(*) as copies_before,
         max(
             case
-                when judged_before.copy_number = 1
-                    then judged_before.value_hash
+                when judged_related.copy_number = 1
+                    then judged_related.value_hash
             end
         ) as first_value_hash,
-        min(judged_before.first_staged_at) as first_staged_at,
+        min(judged_related.first_staged_at) as first_staged_at,
         bool_or(
-            judged_before.duplicate_status = 'conflicting'
+            judged_related.duplicate_status = 'conflicting'
         ) as is_conflicting
-    from judged_before
-    left semi join placed_judged
-        on
-            judged_before.source_table <=> placed_judged.source_table
-            and judged_before.change_identity = placed_judged.change_identity
+    from judged_related
     group by 1, 2
 
 ),
