@@ -354,13 +354,15 @@ segment_batches_before as (
             rows between unbounded preceding and 1 preceding
         ), 0) as batches_before
     from (
+        {# one value a table: an aggregate, not a grouping key, so the rows
+           stay one per table and minute #}
         select
             batch_starts.source_table,
             batch_starts.order_segment,
-            batch_starts.batches_judged_before,
+            max(batch_starts.batches_judged_before) as batches_judged_before,
             sum(batch_starts.starts_batch) as started
         from batch_starts
-        group by 1, 2, 3
+        group by 1, 2
     ) as segment_totals
 
 ),
