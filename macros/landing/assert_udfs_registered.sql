@@ -14,5 +14,4 @@
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
-    select 1 as udfs_registered
 {% endmacro %}

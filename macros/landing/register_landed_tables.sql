@@ -47,5 +47,4 @@
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
-    select 1 as landed_tables_registered
 {% endmacro %}

@@ -9,7 +9,7 @@
         table holds that mode already (as the relation cache listed it at the start of the
         run: only this hook changes it) or does not exist yet (its first build writes it
         whole). -#}
-    {%- set statement = namespace(sql='select 1 as partition_overwrite_mode_kept') -%}
+    {%- set statement = namespace(sql='') -%}
     {%- if execute and model.resource_type == 'model'
           and adapter.get_relation(this.database, this.schema, this.identifier) is not none
           and ('partitionOverwriteMode=' ~ mode) not in

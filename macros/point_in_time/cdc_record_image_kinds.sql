@@ -25,5 +25,4 @@
             'cdc.key_moves': kinds.key_moves,
             'cdc.key_move_count': kinds.key_move_count}) -%}
     {%- endif -%}
-    select 1 as image_kinds_recorded
 {% endmacro %}

@@ -9,7 +9,5 @@
         stay the last it sets. -#}
     {%- if execute and model.resource_type == 'model' -%}
         analyze table {{ this }} compute statistics noscan
-    {%- else -%}
-        select 1 as table_size_not_recorded
     {%- endif -%}
 {% endmacro %}

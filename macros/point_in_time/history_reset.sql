@@ -13,7 +13,5 @@
                 ~ ' (history_from_changes records it when the model compiles)') }}
         {%- endif -%}
         {{ cdc_history.cdc_partition_overwrite_mode('STATIC' if plans[model.unique_id] == 'rebuild' else 'DYNAMIC') }}
-    {%- else -%}
-        select 1 as history_kept
     {%- endif -%}
 {% endmacro %}

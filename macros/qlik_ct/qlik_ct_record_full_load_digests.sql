@@ -25,5 +25,4 @@
             {%- do run_query(cdc_history.cdc_set_table_properties(this, properties)) -%}
         {%- endif -%}
     {%- endif -%}
-    select 1 as full_load_digests_recorded
 {% endmacro %}

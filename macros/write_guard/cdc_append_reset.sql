@@ -18,5 +18,4 @@
             {%- do run_query('truncate table ' ~ this) -%}
         {%- endif -%}
     {%- endif -%}
-    select 1 as append_reset
 {% endmacro %}

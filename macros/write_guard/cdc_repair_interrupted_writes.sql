@@ -42,5 +42,4 @@
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
-    select 1 as interrupted_writes_repaired
 {% endmacro %}

@@ -26,5 +26,4 @@
         {%- do run_query(cdc_history.cdc_set_table_properties(this, properties)) -%}
         {%- do cdc_history.cdc_remember_written(this, invocation_id) -%}
     {%- endif -%}
-    select 1 as write_finished
 {% endmacro %}

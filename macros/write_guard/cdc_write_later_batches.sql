@@ -47,5 +47,4 @@ from (
             {%- endfor -%}
         {%- endif -%}
     {%- endif -%}
-    select 1 as later_batches_written
 {% endmacro %}

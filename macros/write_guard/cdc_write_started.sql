@@ -22,5 +22,4 @@
             {%- do run_query(cdc_history.cdc_set_table_properties(this, properties)) -%}
         {%- endif -%}
     {%- endif -%}
-    select 1 as write_started
 {% endmacro %}
