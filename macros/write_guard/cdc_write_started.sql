@@ -7,15 +7,22 @@
         the record of the last write and of the inputs it read (cdc.written, cdc.inputs:
         see cdc_write_finished), so nothing downstream or in this model takes the table
         for unchanged while the write is open. A first build (no table yet) records
-        nothing. -#}
+        nothing; a rebuild planned by cdc_append_plan records the empty mark without
+        reading the table. -#}
     {%- if execute and model.resource_type == 'model' -%}
         {%- set existing = adapter.get_relation(this.database, this.schema, this.identifier) -%}
         {%- if existing is not none -%}
             {%- set properties = {'cdc.write': 'started', 'cdc.written': '', 'cdc.inputs': ''} -%}
             {%- if mark_column -%}
-                {%- set mark = run_query(
-                    'select cast(max(' ~ mark_column ~ ') as string) from ' ~ this
-                ).columns[0].values()[0] -%}
+                {#- a rebuild planned by cdc_append_plan (cdc_append_reset empties the table
+                    next) goes back to nothing, and its table may predate the mark column
+                    (written by an earlier version of the model) -#}
+                {%- set mark = '' -%}
+                {%- if graph.get('cdc_append_plans', {}).get(model.unique_id) != 'rebuild' -%}
+                    {%- set mark = run_query(
+                        'select cast(max(' ~ mark_column ~ ') as string) from ' ~ this
+                    ).columns[0].values()[0] -%}
+                {%- endif -%}
                 {%- do properties.update({'cdc.write.mark_column': mark_column,
                                           'cdc.write.mark': mark or ''}) -%}
             {%- endif -%}

@@ -446,6 +446,14 @@ def test_qlik_kafka_json_lines_landing(tmp_path: Path, spark: Any, run_dbt: Any)
     assert {row[2] for row in rows} == {"src.o'sales-customer"}
 
 
+# the judged table's columns before it was appended to (0c44951)
+OLD_COLUMNS = (
+    "landed_table, kafka_partition, kafka_offset, value_hash, message_at, refresh_batch,"
+    " first_change_at, change_identity, is_reload, refresh_batch_at, copy_number,"
+    " first_staged_at, duplicate_status"
+)
+
+
 @pytest.mark.e2e
 @pytest.mark.spark
 def test_qlik_kafka_judgement_appended_equals_judging_every_message(
@@ -459,8 +467,10 @@ def test_qlik_kafka_judgement_appended_equals_judging_every_message(
     them with another value (a late conflicting duplicate), a reload of one table (REFRESH
     rows after its changes) and changes after it: appended (the judged table read by the
     plan and the model). A message older than judged ones of its table, which makes a run
-    judge every message again, is the proof's batch 2 above. Only the judgement's models
-    run (`--select +int_qlik_kafka__message_copies_judged`)."""
+    judge every message again, is the proof's batch 2 above. Last, the table put back as
+    the model's earlier version wrote it (no appended columns, no write marks): the next
+    run judges every message again and adds the columns. Only the judgement's models run
+    (`--select +int_qlik_kafka__message_copies_judged`)."""
     sim = simulate(60, keys=10, seed=SEED + 7, tables=TABLES)
     producer = Producer(sim, OPTIONS, seed=SEED + 7)
     metadata, baseline = producer.metadata(), producer.baseline()
@@ -510,6 +520,26 @@ def test_qlik_kafka_judgement_appended_equals_judging_every_message(
         assert appended == (number in (2, 4)), f"run {number}: appended {appended}"
         differences = judgement_differences(spark, schema)
         assert not differences, f"run {number}:\n" + "\n".join(differences[:20])
+    # the table as the model's earlier version (materialized as a table) left it: without the
+    # four columns it carries now and without the write guard's marks; the next run, with
+    # nothing new, judges every message again into the four columns (append_new_columns)
+    judged = f"{schema}.int_qlik_kafka__message_copies_judged"
+    spark.sql(
+        f"create table {schema}.judged_before_upgrade using parquet as select {OLD_COLUMNS}"
+        f" from {judged}"
+    )
+    spark.sql(f"drop table {judged}")
+    spark.sql(f"alter table {schema}.judged_before_upgrade rename to {judged}")
+    result = run_dbt(select, schema=schema, vars=variables)
+    assert "staged_at > timestamp" not in compiled(result, "int_qlik_kafka__message_copies_judged")
+    assert [f.name for f in spark.table(judged).schema.fields][-4:] == [
+        "source_table",
+        "operation",
+        "change_seq",
+        "staged_at",
+    ]
+    differences = judgement_differences(spark, schema)
+    assert not differences, "after the upgrade:\n" + "\n".join(differences[:20])
     statuses = dict(
         spark.sql(
             f"select duplicate_status, count(*) from {schema}.int_qlik_kafka__message_copies_judged"
