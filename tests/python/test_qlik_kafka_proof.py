@@ -459,7 +459,7 @@ OLD_COLUMNS = (
 def test_qlik_kafka_judgement_appended_equals_judging_every_message(
     tmp_path: Path, spark: Any, run_dbt: Any
 ) -> None:
-    """The copies' judgement over four runs, each compared with the one `kafka_judgement.py`
+    """The copies' judgement over five runs, each compared with the one `kafka_judgement.py`
     works out from the spec's rules over every decoded message. The baseline lands in two
     runs: the second appended, its REFRESH rows going on with the first run's batch. The
     first changes: every message judged again (each table's first change time, on every
