@@ -52,11 +52,8 @@
             ~ ' coalesce(tables_before.has_changes, false) as has_changes'
             ~ ' from decoded left join tables_before'
             ~ ' on decoded.source_table <=> tables_before.source_table'
-            ~ ' left join changes_before'
-            ~ ' on decoded.source_table <=> changes_before.source_table'
-            ~ ' and decoded.operation != \'REFRESH\''
-            ~ ' and concat(decoded.operation, \'|\', decoded.change_seq) = changes_before.change_identity'
-            ~ ' and decoded.message_at = changes_before.message_at'
+            ~ ' left join changes_before on '
+            ~ cdc_history.qlik_kafka_copy_of_judged_change('decoded', 'changes_before')
             ~ ' where decoded.staged_at > ' ~ since ~ ')'
             ~ ' select'
             ~ ' (select count_if(not is_copy and not is_new_table and not is_after) from new),'

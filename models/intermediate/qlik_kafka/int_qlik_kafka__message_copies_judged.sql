@@ -205,25 +205,41 @@ changes_before as (
 
 ),
 
+placed_by_change as (
+
+    {# each new message with the change judged before that it is a copy of
+       (qlik_kafka_judgement_plan's copies), if any: one join, at most one
+       match (changes_before is one row per change and place) #}
+    select
+        placed.*,
+        changes_before.change_identity as copied_identity,
+        changes_before.first_change_at as copied_first_change_at,
+        changes_before.refresh_batch as copied_refresh_batch,
+        changes_before.refresh_batch_at as copied_refresh_batch_at
+    from placed
+    left join changes_before
+        on {{ qlik_kafka_copy_of_judged_change('placed', 'changes_before') }}
+
+),
+
 copied as (
 
-    {# new copies of changes judged before (qlik_kafka_judgement_plan's
-       copies), placed as their change is #}
+    {# new copies of changes judged before, placed as their change is #}
     select
-        placed.* except (order_segment),
-        changes_before.first_change_at,
-        changes_before.refresh_batch,
-        changes_before.change_identity,
+        placed_by_change.* except (
+            order_segment,
+            copied_identity,
+            copied_first_change_at,
+            copied_refresh_batch,
+            copied_refresh_batch_at
+        ),
+        placed_by_change.copied_first_change_at as first_change_at,
+        placed_by_change.copied_refresh_batch as refresh_batch,
+        placed_by_change.copied_identity as change_identity,
         false as is_reload,
-        changes_before.refresh_batch_at
-    from placed
-    inner join changes_before
-        on
-            placed.source_table <=> changes_before.source_table
-            and placed.operation != 'REFRESH'
-            and concat(placed.operation, '|', placed.change_seq)
-            = changes_before.change_identity
-            and placed.message_at = changes_before.message_at
+        placed_by_change.copied_refresh_batch_at as refresh_batch_at
+    from placed_by_change
+    where placed_by_change.copied_identity is not null
 
 ),
 
@@ -232,15 +248,15 @@ following as (
     {# every other message: in a run that appends, each comes after every
        message judged before of its table (qlik_kafka_judgement_plan), so the
        steps in message order go on from the table's last #}
-    select placed.*
-    from placed
-    left anti join changes_before
-        on
-            placed.source_table <=> changes_before.source_table
-            and placed.operation != 'REFRESH'
-            and concat(placed.operation, '|', placed.change_seq)
-            = changes_before.change_identity
-            and placed.message_at = changes_before.message_at
+    select
+        placed_by_change.* except (
+            copied_identity,
+            copied_first_change_at,
+            copied_refresh_batch,
+            copied_refresh_batch_at
+        )
+    from placed_by_change
+    where placed_by_change.copied_identity is null
 
 ),
 
