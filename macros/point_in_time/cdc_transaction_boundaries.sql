@@ -18,7 +18,8 @@
         log's own points, so a table would copy three columns of the whole log in every
         run that logs anything (6 s of a 1 % Qlik increment at 1 M changes, and growing
         with the log, BENCHMARKS.md section 58); such a format's canonical log is a table
-        or a view over one. -#}
+        or a view over one. Qlik Kafka's model has a body of its own with the same rows,
+        read from its copies' judgement (qlik_kafka_transaction_boundaries). -#}
 {%- set unmarked = cdc_history.cdc_source_system_enabled(source_system)
     and not cdc_history.cdc_source_system_config(source_system).get('transactions_marked', true) -%}
 {{ config(

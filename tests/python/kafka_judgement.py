@@ -29,6 +29,13 @@ JUDGEMENT = (
     "first_staged_at",
     "duplicate_status",
 )
+# copied from the decoded message, for int_qlik_kafka__transaction_boundaries
+CARRIED = (
+    "change_seq_at",
+    "transaction_id",
+    "transaction_event_counter",
+    "is_transaction_last_event",
+)
 
 
 def _nulls_first(value: Any) -> tuple[bool, Any]:
@@ -108,7 +115,7 @@ def judge(messages: list[dict[str, Any]]) -> dict[tuple[Any, ...], dict[str, Any
                 message["duplicate_status"] = "exact_copy"
             else:
                 message["duplicate_status"] = "first"
-    return {tuple(m[c] for c in PLACE): {c: m[c] for c in JUDGEMENT} for m in judged}
+    return {tuple(m[c] for c in PLACE): {c: m[c] for c in JUDGEMENT + CARRIED} for m in judged}
 
 
 def judgement_differences(spark: Any, schema: str) -> list[str]:
@@ -117,17 +124,18 @@ def judgement_differences(spark: Any, schema: str) -> list[str]:
     decoded = [
         row.asDict()
         for row in spark.sql(
-            "select source_table, operation, change_seq, change_seq_at, kafka_timestamp,"
-            " pk_string, staged_at, "
+            "select source_table, operation, change_seq, kafka_timestamp, pk_string, staged_at, "
+            + ", ".join(CARRIED)
+            + ", "
             + ", ".join(PLACE)
             + f" from {schema}.int_qlik_kafka__messages_decoded where is_valid"
         ).collect()
     ]
     expected = judge(decoded)
     table = {
-        tuple(row[c] for c in PLACE): {c: row[c] for c in JUDGEMENT}
+        tuple(row[c] for c in PLACE): {c: row[c] for c in JUDGEMENT + CARRIED}
         for row in spark.sql(
-            f"select {', '.join(PLACE + JUDGEMENT)}"
+            f"select {', '.join(PLACE + JUDGEMENT + CARRIED)}"
             f" from {schema}.int_qlik_kafka__message_copies_judged"
         ).collect()
     }

@@ -55,6 +55,7 @@ from kafka_judgement import judgement_differences
 from proof_points import Point, expectations_at, reinsert_positions, time_points
 from state_check import check, check_all, check_tables
 from test_qlik_ct_proof import choose_late
+from transaction_boundaries import boundary_differences
 
 from cdc_simulator.project_copy import project_with_tables
 from cdc_simulator.qlik_kafka import KafkaOptions, Message, Producer, write_topics
@@ -334,6 +335,8 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     assert not failures, "\n".join(failures)
     assert quarantined(spark) == []
     assert incomplete_transactions(spark) == scenario.open_after_batch_1
+    # the boundaries, read from the judgement alone, cut at the first change left open
+    assert not boundary_differences(spark, SCHEMA, "qlik_kafka")
 
     # batch 2's metadata (version 3) lands alone: every message is decoded again
     metadata_2 = [m for m in scenario.batch_2 if m.operation == "MD"]
@@ -363,6 +366,7 @@ def test_qlik_kafka_messages_prove_point_in_time_state(
     assert not failures, "\n".join(failures)
     assert quarantined(spark) == []
     assert incomplete_transactions(spark) == set()
+    assert not boundary_differences(spark, SCHEMA, "qlik_kafka")
     changes = spark.sql(
         f"select count(*) from {SCHEMA}.fct_cdc_changes where not is_snapshot"
     ).first()[0]
@@ -510,7 +514,15 @@ def test_qlik_kafka_judgement_appended_equals_judging_every_message(
     root = tmp_path / "topics"
     schema = "kafka_judged"
     variables = {**dbt_vars(root), "qlik_kafka_schema": "kafka_judged_raw"}
-    select = ["run", "--select", "+int_qlik_kafka__message_copies_judged"]
+    # the judgement with its parents, and what reads the judgement alone: the transaction
+    # boundaries, checked against the log's view (and its other parent, the decoded view)
+    select = [
+        "run",
+        "--select",
+        "+int_qlik_kafka__transaction_boundaries",
+        "int_qlik_kafka__messages_deduplicated",
+        "int_qlik_kafka__changes_canonical",
+    ]
     for number, messages in enumerate(runs, start=1):
         write_topics(root, messages, files=2, seed=SEED + number)
         result = run_dbt(select, schema=schema, vars=variables)
@@ -520,6 +532,8 @@ def test_qlik_kafka_judgement_appended_equals_judging_every_message(
         assert appended == (number in (2, 4)), f"run {number}: appended {appended}"
         differences = judgement_differences(spark, schema)
         assert not differences, f"run {number}:\n" + "\n".join(differences[:20])
+        differences = boundary_differences(spark, schema, "qlik_kafka")
+        assert not differences, f"run {number}, boundaries:\n" + "\n".join(differences[:20])
     # the table as the model's earlier version (materialized as a table) left it: without the
     # four columns it carries now and without the write guard's marks; the next run, with
     # nothing new, judges every message again into the four columns (append_new_columns)
@@ -532,11 +546,15 @@ def test_qlik_kafka_judgement_appended_equals_judging_every_message(
     spark.sql(f"alter table {schema}.judged_before_upgrade rename to {judged}")
     result = run_dbt(select, schema=schema, vars=variables)
     assert "staged_at > timestamp" not in compiled(result, "int_qlik_kafka__message_copies_judged")
-    assert [f.name for f in spark.table(judged).schema.fields][-4:] == [
+    assert [f.name for f in spark.table(judged).schema.fields][-8:] == [
         "source_table",
         "operation",
         "change_seq",
         "staged_at",
+        "change_seq_at",
+        "transaction_id",
+        "transaction_event_counter",
+        "is_transaction_last_event",
     ]
     differences = judgement_differences(spark, schema)
     assert not differences, "after the upgrade:\n" + "\n".join(differences[:20])

@@ -27,19 +27,7 @@ first_copies as (
 
 transactions as (
 
-    select
-        first_copies.transaction_id,
-        max(
-            case
-                when first_copies.is_transaction_last_event
-                    then coalesce(first_copies.transaction_event_counter, 0)
-            end
-        ) as last_event_counter,
-        count(distinct first_copies.transaction_event_counter)
-            as events_arrived
-    from first_copies
-    where first_copies.transaction_id is not null
-    group by 1
+    {{ qlik_kafka_transactions('first_copies') }}
 
 ),
 
@@ -47,24 +35,13 @@ positioned as (
 
     select
         first_copies.*,
-        case
-            when first_copies.operation != 'REFRESH'
-                then first_copies.change_seq
-            when not first_copies.is_reload then repeat('0', 35)
-            else concat(
-                date_format(
-                    first_copies.refresh_batch_at, 'yyyyMMddHHmmssSS'
-                ),
-                lpad('1', 19, '0')
-            )
-        end as order_key,
+        {{ qlik_kafka_order_key('first_copies') }} as order_key,
         coalesce(
             {{ cdc_pk_string_of_map('first_copies.pk_before_update') }}
             != first_copies.pk_string,
             false
         ) as is_key_changed,
-        transactions.last_event_counter is not null
-        and transactions.events_arrived >= transactions.last_event_counter
+        {{ qlik_kafka_transaction_complete('transactions') }}
             as is_transaction_complete
     from first_copies
     left join transactions
@@ -131,10 +108,7 @@ changes as (
         positioned.is_transaction_last_event as txn_last,
         cast(null as timestamp) as commit_ts,
         positioned.op_ts,
-        case
-            when positioned.operation != 'REFRESH' then positioned.change_seq_at
-            when positioned.is_reload then positioned.refresh_batch_at
-        end as effective_at,
+        {{ qlik_kafka_effective_at('positioned') }} as effective_at,
 
         ---------- images (spec B.5, B.6)
         case
@@ -181,10 +155,8 @@ reloads as (
     select
         positioned.source_table,
         positioned.refresh_batch,
-        concat(
-            date_format(positioned.refresh_batch_at, 'yyyyMMddHHmmssSS'),
-            repeat('0', 19)
-        ) as order_key,
+        {{ qlik_kafka_reload_order_key('positioned.refresh_batch_at', 0) }}
+            as order_key,
         positioned.refresh_batch_at,
         max(positioned.loaded_at) as loaded_at
     from positioned

@@ -76,6 +76,9 @@ placed as (
         decoded.kafka_timestamp,
         decoded.pk_string,
         decoded.staged_at,
+        decoded.transaction_id,
+        decoded.transaction_event_counter,
+        decoded.is_transaction_last_event,
         coalesce(
             decoded.change_seq_at, decoded.kafka_timestamp
         ) as message_at,
@@ -580,7 +583,13 @@ judged as (
         copies_compared.source_table,
         copies_compared.operation,
         copies_compared.change_seq,
-        copies_compared.staged_at
+        copies_compared.staged_at,
+        {# what int_qlik_kafka__transaction_boundaries reads, so it needs no
+           join with the decoded messages #}
+        copies_compared.change_seq_at,
+        copies_compared.transaction_id,
+        copies_compared.transaction_event_counter,
+        copies_compared.is_transaction_last_event
     from copies_compared
 
 )
