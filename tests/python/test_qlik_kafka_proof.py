@@ -24,6 +24,9 @@ to the last ordinal, so a mask decoded with the wrong version names the wrong co
   newest), and copies of batch-1 messages produced again (appended: the metadata was seen
   by the write before).
 
+After batch 1 and after batch 2, `int_qlik_kafka__transaction_boundaries` (read from the
+judgement, not the log) equals the boundaries `transaction_boundaries.py` works out from the
+log by the spec's rule: after batch 1 the cut at the first open transaction is in force.
 After every run, `int_qlik_kafka__message_copies_judged` equals the judgement
 `kafka_judgement.py` works out in Python from the spec's rules over the decoded messages:
 batch 1's second run appends to it (its new messages are copies of judged changes at their
@@ -473,8 +476,10 @@ def test_qlik_kafka_judgement_appended_equals_judging_every_message(
     plan and the model). A message older than judged ones of its table, which makes a run
     judge every message again, is the proof's batch 2 above. Last, the table put back as
     the model's earlier version wrote it (no appended columns, no write marks): the next
-    run judges every message again and adds the columns. Only the judgement's models run
-    (`--select +int_qlik_kafka__message_copies_judged`)."""
+    run judges every message again and adds the columns. After each run the transaction
+    boundaries, read from the judgement alone, equal the rule `transaction_boundaries.py`
+    works out over the log's view (the reload's TRUNCATE points among them). Only the
+    judgement, the boundaries and the log's views run."""
     sim = simulate(60, keys=10, seed=SEED + 7, tables=TABLES)
     producer = Producer(sim, OPTIONS, seed=SEED + 7)
     metadata, baseline = producer.metadata(), producer.baseline()
@@ -535,8 +540,8 @@ def test_qlik_kafka_judgement_appended_equals_judging_every_message(
         differences = boundary_differences(spark, schema, "qlik_kafka")
         assert not differences, f"run {number}, boundaries:\n" + "\n".join(differences[:20])
     # the table as the model's earlier version (materialized as a table) left it: without the
-    # four columns it carries now and without the write guard's marks; the next run, with
-    # nothing new, judges every message again into the four columns (append_new_columns)
+    # columns it carries now and without the write guard's marks; the next run, with nothing
+    # new, judges every message again into the columns (append_new_columns)
     judged = f"{schema}.int_qlik_kafka__message_copies_judged"
     spark.sql(
         f"create table {schema}.judged_before_upgrade using parquet as select {OLD_COLUMNS}"
