@@ -15,11 +15,12 @@
    states, as-of, changes and live views in a fresh `<work>/run` (its own Derby metastore),
    timed; then `compare_outputs` of its histories and current states against the baseline's
    (row for row over the baseline's columns).
-4. The later batch moved into the landing, the incremental `cdc-dbt run` timed, the batch
-   moved back out (the landing stays as generated).
+4. The later batch copied into the landing, the incremental `cdc-dbt run` timed, the
+   baseline job run again over everything landed and the outputs after the increment
+   compared with its own the same way, the copies removed (the landing stays as generated).
 5. Writes the seconds, changes per second end to end, the pipeline/baseline and
    incremental/full ratios and each run's slowest models to the JSON file. Exits 1 when the
-   outputs differ or a row was quarantined, 2 when a run failed.
+   outputs differ after either run or a row was quarantined, 2 when a run failed.
 """
 
 from __future__ import annotations

@@ -211,8 +211,11 @@ def pipeline_beside_baseline(
     (a folder per landed folder): the baseline job timed; a full `cdc-dbt run` of `select` in
     a fresh `<work>/run`, timed, its histories and current states of `tables` compared with
     the baseline's; the later batch copied in (`batch-<file>`), the incremental run timed,
-    the copies removed; the seconds, ratios and counts written to `result_path`. Returns 0,
-    1 when the outputs differ or `quarantine` (a model) holds a row, 2 when a run failed."""
+    the baseline job run again over everything landed (into `<work>/baseline_after_increment`),
+    the copies removed, and the outputs after the increment compared with that second
+    baseline's (an increment that appends wrongly differs there, not after the full run); the
+    seconds, ratios and counts written to `result_path`. Returns 0, 1 when the outputs differ
+    after either run or `quarantine` (a model) holds a row, 2 when a run failed."""
     landing, later = work / "data" / "landing", work / "data" / "append"
     run_dir = work / "run"
     result: dict[str, object] = {**info, "cpu_count": os.cpu_count()}
@@ -233,10 +236,16 @@ def pipeline_beside_baseline(
                 copied.append(target)
         try:
             incremental = timed_run(run_dir, select, variables, fresh=False)
+            result["incremental_run"] = incremental
+            after = work / "baseline_after_increment"
+            result["baseline_after_increment_seconds"] = run_baseline(
+                baseline_module, landing, after
+            )
         finally:
             for target in copied:
                 target.unlink()
-        result["incremental_run"] = incremental
+        comparison_after = compare_with_baseline(run_dir / "warehouse" / "cdc.db", after, tables)
+        result["comparison_after_increment"] = comparison_after
     except RunFailed as failure:
         print(failure)
         write_result(result_path, result)
@@ -253,5 +262,5 @@ def pipeline_beside_baseline(
         }
     )
     write_result(result_path, result)
-    same = all(line.startswith("same") for line in comparison)
+    same = all(line.startswith("same") for line in [*comparison, *comparison_after])
     return 0 if same and counts["quarantined"] == 0 else 1

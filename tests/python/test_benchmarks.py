@@ -27,6 +27,7 @@ from benchmarks import (
     openedge_baseline_job,
     pipeline,
     qlik_kafka_baseline_job,
+    staging_run,
 )
 from benchmarks.baseline_job import TABLES, run
 from benchmarks.cluster import compared_columns, compared_models
@@ -412,6 +413,61 @@ class FakeSteps:
         (append / "employees__ct").mkdir(parents=True, exist_ok=True)
         (append / "employees__ct" / "part-00000.parquet").write_text("later batch")
         return {"landing": str(landing), "append": str(append), "change_rows": volume}
+
+
+@pytest.mark.parametrize("differs_after_increment", [False, True])
+def test_format_benchmark_compares_the_outputs_after_the_increment_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, differs_after_increment: bool
+) -> None:
+    """pipeline_beside_baseline (the three format benchmarks, with stand-ins for the runs and
+    the jobs): the baseline job runs again while the later batch is landed, the outputs after
+    the increment are compared with that second baseline's and recorded, and a difference
+    there alone fails the benchmark; the later batch's copies are removed after."""
+    work = tmp_path / "work"
+    landing, later = work / "data" / "landing", work / "data" / "append"
+    (landing / "topic").mkdir(parents=True)
+    (later / "topic").mkdir(parents=True)
+    (landing / "topic" / "part-0.parquet").write_text("first batch")
+    (later / "topic" / "part-0.parquet").write_text("later batch")
+    baselines: list[tuple[str, list[str]]] = []
+
+    def run_baseline(module: str, landed: Path, out: Path) -> float:
+        baselines.append((out.name, sorted(f.name for f in (landed / "topic").iterdir())))
+        return 1.0
+
+    def compare(warehouse: Path, baseline: Path, tables: Sequence[str]) -> list[str]:
+        differs = differs_after_increment and baseline.name == "baseline_after_increment"
+        return [f"{'DIFFERENT' if differs else 'same'} {t} ({baseline.name})" for t in tables]
+
+    def timed_run(*_: Any, **__: Any) -> dict[str, object]:
+        return {"run_seconds": 10.0, "models": []}
+
+    monkeypatch.setattr(staging_run, "run_baseline", run_baseline)
+    monkeypatch.setattr(staging_run, "compare_with_baseline", compare)
+    monkeypatch.setattr(staging_run, "timed_run", timed_run)
+    monkeypatch.setattr(staging_run, "count_rows", lambda *_: {"quarantined": 0})
+    out = tmp_path / "result.json"
+    status = staging_run.pipeline_beside_baseline(
+        work,
+        {"model_changes": 100},
+        baseline_module="benchmarks.some_baseline_job",
+        select=["some_model"],
+        variables={},
+        tables=["t_history"],
+        quarantine="q",
+        result_path=out,
+    )
+    assert baselines == [
+        ("baseline", ["part-0.parquet"]),
+        ("baseline_after_increment", ["batch-part-0.parquet", "part-0.parquet"]),
+    ]
+    assert sorted(f.name for f in (landing / "topic").iterdir()) == ["part-0.parquet"]
+    result = json.loads(out.read_text())
+    assert result["comparison"] == ["same t_history (baseline)"]
+    assert result["comparison_after_increment"] == [
+        f"{'DIFFERENT' if differs_after_increment else 'same'} t_history (baseline_after_increment)"
+    ]
+    assert status == (1 if differs_after_increment else 0)
 
 
 def test_driver_runs_the_no_op_rerun_and_the_empty_input_and_records_them(
