@@ -8,8 +8,9 @@
         through it joined them three times (10.1 to 10.4 s warm at 1 M changes,
         2.9 to 3.2 s this way, the same rows: BENCHMARKS.md section 65); the
         judgement carries the columns this needs, and the rules are the log's own
-        macros (qlik_kafka_order_key, qlik_kafka_effective_at,
-        qlik_kafka_transactions, qlik_kafka_reload_order_key), so the two agree.
+        macros (qlik_kafka_is_logged_copy, qlik_kafka_order_key,
+        qlik_kafka_effective_at, qlik_kafka_transactions,
+        qlik_kafka_reload_order_key), so the two agree.
         A table, rebuilt only when the judgement changes. -#}
 {%- set order_scope = 'qlik:' ~ cdc_history.cdc_var('qlik_kafka_task') -%}
 {%- set reset = cdc_history.cdc_var('qlik_kafka_reload') == 'reset' -%}
@@ -33,9 +34,7 @@ first_copies as (
         judged.transaction_event_counter,
         judged.is_transaction_last_event
     from {{ ref('int_qlik_kafka__message_copies_judged') }} as judged
-    where
-        judged.duplicate_status in ('first', 'exact_copy')
-        and judged.copy_number = 1
+    where {{ cdc_history.qlik_kafka_is_logged_copy('judged') }}
 
 ),
 

@@ -20,8 +20,8 @@ with
 
 first_copies as (
 
-    select * from {{ ref('int_qlik_kafka__messages_deduplicated') }}
-    where duplicate_status in ('first', 'exact_copy') and copy_number = 1
+    select * from {{ ref('int_qlik_kafka__messages_deduplicated') }} as message
+    where {{ qlik_kafka_is_logged_copy('message') }}
 
 ),
 
