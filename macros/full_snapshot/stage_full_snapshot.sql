@@ -82,13 +82,10 @@ source as (
         landed.*,
         {%- if files_mode %}
         landed._metadata.file_name as landed_file_name,
-        landed._metadata.file_path as landed_file,
-        landed._metadata.file_modification_time as landed_file_modified_at
         {%- else %}
         cast(null as string) as landed_file_name,
-        cast(null as string) as landed_file,
-        cast(null as timestamp) as landed_file_modified_at
         {%- endif %}
+        {{ cdc_history.cdc_landed_file_columns('full_snapshot') }}
     from {{ relation }} as landed
     where {{ landed_filter }}
 

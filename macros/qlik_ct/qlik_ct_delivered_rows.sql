@@ -14,18 +14,11 @@
         staged twice. -#}
     {%- set prefix = cdc_history.cdc_var('qlik_ct_header_prefix') -%}
     {%- set data_names = layout.data_columns | map(attribute='name') | list -%}
-    {%- set landed_files = cdc_history.cdc_var('qlik_ct_landing') == 'files' %}
 source as (
 
     select
         landed.*,
-        {% if landed_files -%}
-        landed._metadata.file_path as landed_file,
-        landed._metadata.file_modification_time as landed_file_modified_at
-        {%- else -%}
-        cast(null as string) as landed_file,
-        cast(null as timestamp) as landed_file_modified_at
-        {%- endif %}
+        {{ cdc_history.cdc_landed_file_columns('qlik_ct') }}
     from {{ source('qlik_ct', table_name ~ '__ct') }} as landed
     where
         {{ files_filter }}

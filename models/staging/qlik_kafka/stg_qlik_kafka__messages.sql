@@ -40,7 +40,6 @@ tableStructure: struct<
 {%- endset %}
 {%- set value_type = 'struct<magic: string, type: string, message: struct<'
     ~ payload_type ~ '>, ' ~ payload_type ~ '>' %}
-{%- set landed_files = cdc_var('qlik_kafka_landing') == 'files' %}
 {#- one query a run, for every landed table: the files staged already #}
 {%- set not_staged = cdc_files_not_staged('qlik_kafka', 'landed') %}
 {%- for topic in topics %}
@@ -60,7 +59,7 @@ with
         {{ sql_string_literal(topic) }} as landed_table,
         {{ sql_string_literal(table_name) }} as topic_table,
         landed.*,
-        {{ qlik_kafka_landed_file_columns(landed_files) }}
+        {{ cdc_landed_file_columns('qlik_kafka') }}
     from {{ source('qlik_kafka', landed_name) }} as landed
     where
         {{ cdc_landing_files_filter('qlik_kafka', topic, 'landed') }}
@@ -75,7 +74,7 @@ metadata_landed as (
         {{ sql_string_literal(metadata_topic) }} as landed_table,
         cast(null as string) as topic_table,
         landed.*,
-        {{ qlik_kafka_landed_file_columns(landed_files) }}
+        {{ cdc_landed_file_columns('qlik_kafka') }}
     from {{ source('qlik_kafka', 'metadata') }} as landed
     where
         {{ cdc_landing_files_filter('qlik_kafka', metadata_topic, 'landed') }}
