@@ -13,7 +13,9 @@ out here from the records alone (the nearest file at or before the batch's first
 whose previous record is not a chunk to be continued and closes its transaction); after the
 third run the files before it are checked untouched (their Parquet files the same), and the
 four tables (reassembled, sequenced, judged and the change log) are compared row for row with a full
-refresh of them.
+refresh of them. The trail staging of each later run reads only the files not staged yet: its
+compiled filter names exactly the files (path and modification time) the table held before the
+run, and the records it stages come from the new batch's file alone.
 
 Time budget: about 2 minutes (three dbt runs of the GoldenGate models and a full refresh of
 four of them, in a project copy with the proof's four tables).
@@ -111,6 +113,36 @@ def compiled_start(result: Any, model: str) -> int | None:
     raise AssertionError(f"{model} did not run")
 
 
+STAGING = "stg_goldengate__trail_records"
+
+
+def compiled_code(result: Any, model: str) -> str:
+    for run_result in result.result.results:
+        if run_result.node.name == model:
+            return str(run_result.node.compiled_code or "")
+    raise AssertionError(f"{model} did not run")
+
+
+def files_skipped(code: str) -> set[str] | None:
+    """The files (path@modification time) the staging's compiled filter leaves unread
+    (cdc_files_not_staged), None when it reads every file."""
+    found = re.search(r"file_modification_time as string\)\) not in \(([^)]*)\)", code)
+    if found is None:
+        return None
+    return {text.replace("''", "'") for text in re.findall(r"'((?:[^']|'')*)'", found.group(1))}
+
+
+def staged_files(spark: Any) -> set[str]:
+    """The files the trail staging holds records of, as cdc_files_not_staged lists them."""
+    return {
+        row[0]
+        for row in spark.sql(
+            "select distinct concat(landed_file, '@', cast(landed_file_modified_at as string))"
+            f" from {SCHEMA}.{STAGING} where landed_file is not null"
+        ).collect()
+    }
+
+
 def partition_files(spark: Any, model: str) -> dict[str, set[str]]:
     """The Parquet files of each trail-file partition of the model's table."""
     location = next(
@@ -145,6 +177,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> 
     select = ["--select", "+int_goldengate__changes_canonical"]
     starts: list[int | None] = []
     before_third: dict[str, dict[str, set[str]]] = {}
+    # per run: the staged files before it, the files its staging left unread, the files of
+    # the records it staged
+    staging_reads: list[tuple[set[str], set[str] | None, set[str]]] = []
     write_landing(root / "ogg_json_messages", message_table([]), files=1, seed=SEED)
     for number, batch in enumerate(batches, start=1):
         write_landing(
@@ -156,7 +191,15 @@ def runs(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> 
         )
         if number == 3:
             before_third = {model: partition_files(spark, model) for model in PARTITIONED}
+        staged_before = staged_files(spark) if number > 1 else set()
         result = run_dbt(["run", *select], schema=SCHEMA, vars=settings, project_dir=project)
+        staging_reads.append(
+            (
+                staged_before,
+                files_skipped(compiled_code(result, STAGING)),
+                staged_files(spark) - staged_before,
+            )
+        )
         starts.append(compiled_start(result, MODELS[0]))
         for model in PARTITIONED[1:]:
             assert compiled_start(result, model) == starts[-1], (model, number)
@@ -179,6 +222,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory, spark: Any, run_dbt: Any) -> 
         "starts": starts,
         "before_third": before_third,
         "after_third": after_third,
+        "staging_reads": staging_reads,
     }
 
 
@@ -214,6 +258,17 @@ def test_the_files_before_it_are_kept(runs: dict[str, Any]) -> None:
             assert after[name] == before[name], (model, name)
         for name in rewritten & before.keys():
             assert after[name] != before[name], (model, name)
+
+
+def test_the_staging_reads_only_the_files_not_staged_yet(runs: dict[str, Any]) -> None:
+    (_, first_skipped, first_new), *later = runs["staging_reads"]
+    # the first run reads the one landed file; each later run skips every file staged before
+    # it and stages the records of its own batch's file only
+    assert first_skipped is None and len(first_new) == 1, runs["staging_reads"][0]
+    assert len(later) == 2
+    for number, (staged_before, skipped, new) in enumerate(later, start=2):
+        assert skipped == staged_before and len(staged_before) == number - 1, number
+        assert len(new) == 1 and not new & staged_before, (number, new)
 
 
 def test_the_late_clock_carries_into_the_rewritten_files(runs: dict[str, Any]) -> None:

@@ -11,7 +11,10 @@
     sequence number and RBA (var goldengate_json_pos_sequence_digits) and made
     a fixed-width order_key. message_error lists what is wrong with the message
     by itself (spec E.6). Append-only: a message whose (topic, partition,
-    offset, value) is staged already is not staged again. #}
+    offset, value) is staged already is not staged again. Landed files: each
+    message records its file (landed_file, landed_file_modified_at) and a run
+    reads only the files not staged yet under that path and modification time
+    (cdc_files_not_staged), so its cost follows the new files. #}
 {%- set landed_name = cdc_var('goldengate_json_table') %}
 {%- set has_json = 'json' in goldengate_forms() %}
 {%- set malformed = cdc_landing_malformed_column('goldengate') %}
@@ -30,6 +33,8 @@ struct<
 >
 {%- endset %}
 {%- if has_json %}
+{#- one query a run: the files staged already #}
+{%- set not_staged = cdc_files_not_staged('goldengate', 'landed') %}
 {{ depends_on_landing_seed(landed_name, 'goldengate') }}
 {%- endif %}
 
@@ -41,9 +46,12 @@ landed as (
     {% if has_json -%}
     select
         {{ sql_string_literal(landed_name) }} as landed_table,
-        {{ cdc_topic_record_columns('landed', malformed) }}
+        {{ cdc_topic_record_columns('landed', malformed) }},
+        {{ cdc_landed_file_columns('goldengate') }}
     from {{ source('goldengate', 'json_messages') }} as landed
-    where {{ cdc_landing_files_filter('goldengate', landed_name, 'landed') }}
+    where
+        {{ cdc_landing_files_filter('goldengate', landed_name, 'landed') }}
+        and {{ not_staged }}
     {%- else -%}
     select
         cast(null as string) as landed_table,
@@ -53,7 +61,9 @@ landed as (
         cast(null as string) as message_key,
         cast(null as string) as message_value,
         cast(null as timestamp) as kafka_timestamp,
-        cast(null as string) as malformed_record
+        cast(null as string) as malformed_record,
+        cast(null as string) as landed_file,
+        cast(null as timestamp) as landed_file_modified_at
     where false
     {%- endif %}
     -- noqa: enable=RF06
@@ -89,6 +99,8 @@ typed as (
         parsed.value_hash,
         parsed.kafka_timestamp,
         parsed.malformed_record,
+        parsed.landed_file,
+        parsed.landed_file_modified_at,
 
         ---------- the operation (spec E.4)
         trim(parsed.message.table) as source_table_name,

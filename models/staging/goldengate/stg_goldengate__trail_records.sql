@@ -12,7 +12,11 @@
     IOType, a BeforeAfter that contradicts the operation, an image that is not a
     JSON object); a Hdr-Ind other than E is kept apart (is_extract_record false):
     the record is not data, wherever it sits. Append-only: a record whose
-    position and content are staged already is not staged again. #}
+    position and content are staged already is not staged again. Landed files:
+    each record records its file (landed_file, landed_file_modified_at) and a
+    run reads only the files not staged yet under that path and modification
+    time (cdc_files_not_staged), so its cost follows the new files; a file
+    rewritten in place is read again, its records already staged skipped. #}
 {%- set landed_name = cdc_var('goldengate_trail_table') %}
 {%- set has_trail = 'trail' in goldengate_forms() %}
 {%- set fields = goldengate_trail_fields() %}
@@ -25,6 +29,8 @@
 {%- set logdump_fraction = '([0-9]{2}:[0-9]{2}:[0-9]{2})'
     ~ '[.]([0-9]{3})[.]([0-9]{3})$' %}
 {%- if has_trail %}
+{#- one query a run: the files staged already #}
+{%- set not_staged = cdc_files_not_staged('goldengate', 'landed') %}
 {{ depends_on_landing_seed(landed_name, 'goldengate') }}
 {%- endif %}
 
@@ -40,16 +46,21 @@ landed as (
             as {{ field[1] }},
         {%- endfor %}
         {{ cdc_malformed_record('landed', malformed) }}
-            as malformed_record
+            as malformed_record,
+        {{ cdc_landed_file_columns('goldengate') }}
     from {{ source('goldengate', 'trail_records') }} as landed
-    where {{ cdc_landing_files_filter('goldengate', landed_name, 'landed') }}
+    where
+        {{ cdc_landing_files_filter('goldengate', landed_name, 'landed') }}
+        and {{ not_staged }}
     {%- else -%}
     select
         cast(null as string) as landed_table,
         {%- for field in fields %}
         cast(null as string) as {{ field[1] }},
         {%- endfor %}
-        cast(null as string) as malformed_record
+        cast(null as string) as malformed_record,
+        cast(null as string) as landed_file,
+        cast(null as timestamp) as landed_file_modified_at
     where false
     {%- endif %}
 
@@ -80,7 +91,7 @@ copies_numbered as (
                 hashed.trail_seqno_text,
                 hashed.trail_rba_text,
                 hashed.record_hash
-            order by hashed.record_hash
+            order by hashed.landed_file, hashed.landed_file_modified_at
         ) as copy_number
     from hashed
 
@@ -180,7 +191,9 @@ typed as (
         new_records.before_image_json,
         new_records.after_image_json,
         new_records.tokens_json,
-        new_records.malformed_record
+        new_records.malformed_record,
+        new_records.landed_file,
+        new_records.landed_file_modified_at
     from new_records
 
 ),
