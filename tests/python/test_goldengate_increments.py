@@ -104,23 +104,21 @@ def first_file_to_write(records: list[TrailRecord], start: int) -> int:
     return max(seqno for seqno in candidates if seqno <= records[start].seqno)
 
 
-def compiled_start(result: Any, model: str) -> int | None:
-    """The first trail file the run's compiled model rewrote (None: whole)."""
-    for run_result in result.result.results:
-        if run_result.node.name == model:
-            found = re.search(r"trail_seqno >= (\d+)", run_result.node.compiled_code or "")
-            return int(found.group(1)) if found else None
-    raise AssertionError(f"{model} did not run")
-
-
 STAGING = "stg_goldengate__trail_records"
 
 
 def compiled_code(result: Any, model: str) -> str:
+    """The SQL the run compiled for the model (it must have run)."""
     for run_result in result.result.results:
         if run_result.node.name == model:
             return str(run_result.node.compiled_code or "")
     raise AssertionError(f"{model} did not run")
+
+
+def compiled_start(result: Any, model: str) -> int | None:
+    """The first trail file the run's compiled model rewrote (None: whole)."""
+    found = re.search(r"trail_seqno >= (\d+)", compiled_code(result, model))
+    return int(found.group(1)) if found else None
 
 
 def files_skipped(code: str) -> set[str] | None:
